@@ -1,0 +1,20 @@
+//! SARA loading (statutes, cases, splits) and the typed case IR shared by
+//! the parser and the solver.
+
+pub mod dataset;
+pub mod errata;
+mod error;
+pub mod fold;
+pub mod ground;
+pub mod ir;
+pub mod linear;
+pub mod prolog;
+pub mod sara;
+pub mod statutes;
+pub mod vocab;
+
+pub use dataset::{read_cases, sara_dir, Dataset, Split};
+pub use error::{DataError, Result};
+pub use ground::{expand, fact_set, ExpandError, GroundFact};
+pub use ir::{Answer, Assertion, Case, CaseIr, CaseKind, Domain, Event, Fact, ForEach, Goal, Part, Predicate, Query, Term, Value, Var};
+pub use vocab::{Aux, EventKind, Role, SectionId};
