@@ -10,6 +10,7 @@ pub mod ir;
 pub mod linear;
 pub mod prolog;
 pub mod sara;
+pub mod stats;
 pub mod statutes;
 pub mod vocab;
 

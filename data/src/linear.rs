@@ -713,12 +713,47 @@ fn merge_lits(parts: Vec<Part>) -> Vec<Part> {
 }
 
 fn rename_term(t: &mut Term, map: &HashMap<Vec<Part>, Vec<Part>>) {
-    if let Some(new) = id_parts(t).and_then(|p| map.get(&p)) {
+    let Some(parts) = id_parts(t) else { return };
+    if let Some(new) = map.get(&parts) {
         *t = match new.as_slice() {
             [Part::Lit(s)] => Term::name(s.clone()),
             _ => Term::Concat(new.clone()),
         };
+        return;
     }
+    // A ground name of one member of a group: `alice_pays_bob` against
+    // `alice_pays_{X}` becomes `e2_bob`.
+    let [Part::Lit(name)] = parts.as_slice() else { return };
+    for (template, new) in map {
+        if let Some(filled) = match_template(template, name).and_then(|value| fill(new, &value)) {
+            *t = Term::name(filled);
+            return;
+        }
+    }
+}
+
+/// The text spliced for the single variable of `template` to give `name`.
+fn match_template(template: &[Part], name: &str) -> Option<String> {
+    let (prefix, suffix) = match template {
+        [Part::Var(_)] => ("", ""),
+        [Part::Lit(p), Part::Var(_)] => (p.as_str(), ""),
+        [Part::Var(_), Part::Lit(s)] => ("", s.as_str()),
+        [Part::Lit(p), Part::Var(_), Part::Lit(s)] => (p.as_str(), s.as_str()),
+        _ => return None,
+    };
+    let rest = name.strip_prefix(prefix)?.strip_suffix(suffix)?;
+    (!rest.is_empty()).then(|| rest.to_string())
+}
+
+fn fill(template: &[Part], value: &str) -> Option<String> {
+    let mut out = String::new();
+    for p in template {
+        match p {
+            Part::Lit(s) => out.push_str(s),
+            Part::Var(_) => out.push_str(value),
+        }
+    }
+    Some(out)
 }
 
 fn rename_facts(facts: &mut [Fact], map: &HashMap<Vec<Part>, Vec<Part>>) {

@@ -1,1 +1,32 @@
-fn main() {}
+//! `lexlog`: the command-line entry point. Arguments are parsed here; the
+//! work is done by the library crates.
+
+mod data_cmd;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "lexlog", version, about = "Statutory reasoning on SARA: parse case text, solve with the statutes")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Inspect the SARA dataset (read from $SARA_DIR).
+    #[command(subcommand)]
+    Data(data_cmd::DataCommand),
+}
+
+fn main() -> Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Data(cmd) => data_cmd::run(cmd),
+    }
+}
