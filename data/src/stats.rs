@@ -64,13 +64,13 @@ pub fn prolog_core(case: &Case) -> String {
         .join("\n")
 }
 
-/// A simple lexical token count: runs of letters and digits, and each other
+/// A simple lexical token count: runs of letters, digits and `_`, and each other
 /// non-space character.
 pub fn token_count(text: &str) -> usize {
     let mut n = 0;
     let mut in_word = false;
     for c in text.chars() {
-        if c.is_alphanumeric() {
+        if c.is_alphanumeric() || c == '_' {
             if !in_word {
                 n += 1;
             }

@@ -39,3 +39,32 @@ fn canonical_ids_keep_the_meaning() {
         assert_eq!(a.len(), b.len(), "{}", case.id);
     }
 }
+
+#[test]
+fn a_corrupted_case_file_is_rejected_with_file_and_line() {
+    let original = dataset().dir.join("cases/s151_a_pos.pl");
+    let source = std::fs::read_to_string(&original).unwrap();
+    let dir = std::env::temp_dir().join(format!("lexlog-corrupt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("s151_a_pos.pl");
+    let cases = [
+        ("amount_(alice_makes_money,100000).", "amount_(alice_makes_money,100000"),
+        ("agent_(alice_makes_money,alice).", "agnt_(alice_makes_money,alice)."),
+        ("start_(alice_makes_money,\"2015-01-01\").", "start_(alice_makes_money,\"2015-01-01)."),
+    ];
+    for (good, bad) in cases {
+        let line = source.lines().position(|l| l == good).expect("fact present") + 1;
+        std::fs::write(&path, source.replacen(good, bad, 1)).unwrap();
+        let err = lexlog_data::sara::read_case_file(&path).unwrap_err().to_string();
+        let want = format!("{}:{}:", path.display(), line);
+        let near = format!("{}:{}:", path.display(), line + 1);
+        assert!(err.starts_with(&want) || err.starts_with(&near), "{bad}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_erratum_applies_to_its_case() {
+    let applied: Vec<&String> = dataset().cases.iter().flat_map(|c| &c.corrections).collect();
+    assert_eq!(applied.len(), lexlog_data::errata::ERRATA.len(), "{applied:?}");
+}
