@@ -1,2 +1,14 @@
-//! The symbolic half of lexlog: statute rules, a Datalog engine and an
-//! e-graph over the case IR.
+//! The symbolic half of lexlog: a Datalog engine with stratified negation,
+//! aggregates and date arithmetic, the statute rules written in the lexlog
+//! rule language, and an e-graph for consistency and explained arithmetic.
+
+pub mod engine;
+mod error;
+pub mod lang;
+pub mod program;
+pub mod stratify;
+pub mod value;
+
+pub use engine::{Database, Limits, StopReason};
+pub use error::SolverError;
+pub use lang::Program;
