@@ -2,6 +2,7 @@
 //! work is done by the library crates.
 
 mod data_cmd;
+mod solve_cmd;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -18,6 +19,8 @@ enum Command {
     /// Inspect the SARA dataset (read from $SARA_DIR).
     #[command(subcommand)]
     Data(data_cmd::DataCommand),
+    /// Run the solver on the gold facts of SARA-format case files.
+    Solve(solve_cmd::SolveArgs),
 }
 
 fn main() -> Result<()> {
@@ -28,5 +31,6 @@ fn main() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Data(cmd) => data_cmd::run(cmd),
+        Command::Solve(args) => solve_cmd::run(args),
     }
 }

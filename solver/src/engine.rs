@@ -69,6 +69,10 @@ impl Relation {
         Relation { arity, ..Default::default() }
     }
 
+    pub fn with_arity(self, arity: usize) -> Self {
+        Relation { arity, ..self }
+    }
+
     pub fn len(&self) -> usize {
         if self.arity == 0 {
             self.set.len()
@@ -351,6 +355,11 @@ pub(crate) fn join(
                 if compare(*op, x, y) {
                     join(body, i + 1, db, delta, env, emit);
                 }
+            }
+        }
+        Literal::IsOpen(v) => {
+            if env[*v as usize].is_none_or(|x| x == Val::Any) {
+                join(body, i + 1, db, delta, env, emit);
             }
         }
         Literal::Agg { op, value, body: inner, out } => {

@@ -6,9 +6,11 @@ pub mod engine;
 mod error;
 pub mod lang;
 pub mod program;
+pub mod solve;
 pub mod stratify;
 pub mod value;
 
 pub use engine::{Database, Limits, StopReason};
 pub use error::SolverError;
 pub use lang::Program;
+pub use solve::{Outcome, Prediction, Solver};

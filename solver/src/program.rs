@@ -121,6 +121,8 @@ pub enum Literal {
     /// Binds a fresh variable.
     Assign(VarId, Expr),
     Test(CmpOp, Expr, Expr),
+    /// The variable holds an open value (Prolog's `var/1` on an answer).
+    IsOpen(VarId),
     /// `aggregate_all(op(value), body, out)`: groups by the variables bound
     /// before it; each combination of tuples that satisfies the body counts
     /// once (as in Prolog), so two equal payments both add.

@@ -1,0 +1,306 @@
+//! Solving a case: statute rules compiled once, the case's facts loaded as
+//! base relations, the query answered from the rules it depends on.
+
+use crate::engine::{self, join, Database, Limits, RunReport, StopReason};
+use crate::error::SolverError;
+use crate::lang::Program;
+use crate::program::{Arg, Atom, CmpOp, Expr, Func, Literal, PredId, VarId};
+use crate::stratify::{dependencies, stratify, Stratum};
+use crate::value::{Symbols, Val};
+use lexlog_data::{expand, CaseIr, EventKind, Goal, GroundFact, Query, Role, Term, Value};
+use serde::Serialize;
+use std::collections::{HashMap, HashSet};
+
+/// The statute rules, one file per section, plus common sense.
+pub const RULE_FILES: &[(&str, &str)] = &[
+    ("common.lex", include_str!("../rules/common.lex")),
+];
+
+/// What the solver concludes for a query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", content = "value", rename_all = "snake_case")]
+pub enum Prediction {
+    Entailment,
+    Contradiction,
+    Dollars(i64),
+}
+
+/// A solved case.
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    pub prediction: Prediction,
+    pub stop: StopReason,
+    pub report: RunReport,
+}
+
+/// The compiled statutes, shared by every case.
+pub struct Solver {
+    pub program: Program,
+    strata: Vec<Stratum>,
+    /// For each predicate, the predicates it depends on (itself included).
+    depends: Vec<Vec<PredId>>,
+    calendar_year: PredId,
+    tax: PredId,
+    pub limits: Limits,
+}
+
+/// A case's facts loaded against the statutes.
+pub struct Loaded {
+    pub db: Database,
+    pub symbols: Symbols,
+    /// Predicates the case states that no rule mentions.
+    extra: HashMap<(String, usize), PredId>,
+}
+
+impl Solver {
+    /// Compiles the built-in statute rules.
+    pub fn new() -> Result<Solver, SolverError> {
+        Solver::with_rules(RULE_FILES.iter().map(|(f, s)| (f.to_string(), s.to_string())))
+    }
+
+    pub fn with_rules(files: impl IntoIterator<Item = (String, String)>) -> Result<Solver, SolverError> {
+        let mut program = Program::default();
+        for k in EventKind::ALL {
+            program.pred(k.as_str(), 1);
+        }
+        for r in Role::ALL {
+            program.pred(r.as_str(), 2);
+        }
+        let calendar_year = program.pred("calendar_year", 1);
+        let tax = program.pred("tax", 3);
+        for (file, source) in files {
+            program.add_source(&file, &source)?;
+        }
+        let strata = stratify(&program)?;
+        let mut depends = Vec::new();
+        for p in 0..program.preds.len() {
+            let mut seen = HashSet::from([p]);
+            let mut stack = vec![p];
+            while let Some(q) = stack.pop() {
+                for rule in program.rules.iter().filter(|r| r.head.pred == q) {
+                    let mut deps = Vec::new();
+                    dependencies(&rule.body, false, &mut deps);
+                    for (d, _) in deps {
+                        if seen.insert(d) {
+                            stack.push(d);
+                        }
+                    }
+                }
+            }
+            depends.push(seen.into_iter().collect());
+        }
+        Ok(Solver { program, strata, depends, calendar_year, tax, limits: Limits::default() })
+    }
+
+    fn pred_id(&self, loaded: &mut Loaded, name: &str, arity: usize) -> PredId {
+        if let Some(p) = self.program.find(name, arity) {
+            return p;
+        }
+        let next = self.program.preds.len() + loaded.extra.len();
+        *loaded.extra.entry((name.to_string(), arity)).or_insert_with(|| {
+            loaded.db.relations.push(engine::Relation::default().with_arity(arity));
+            next
+        })
+    }
+
+    /// Loads the case's facts (unrolled) as base relations.
+    pub fn load(&self, case: &str, ir: &CaseIr) -> Result<Loaded, SolverError> {
+        let ground = expand(&ir.facts).map_err(|e| SolverError::Case { case: case.into(), message: e.to_string() })?;
+        let mut loaded = Loaded { db: Database::new(&self.program), symbols: self.program.symbols.clone(), extra: HashMap::new() };
+        let mut years: Vec<i64> = Vec::new();
+        for fact in &ground {
+            let (pred, tuple) = match fact {
+                GroundFact::Type { kind, id } => (self.program.find(kind.as_str(), 1).expect("kinds are declared"), vec![term_val(&mut loaded.symbols, id)]),
+                GroundFact::Role { event, role, value } => (
+                    self.program.find(role.as_str(), 2).expect("roles are declared"),
+                    vec![term_val(&mut loaded.symbols, event), term_val(&mut loaded.symbols, value)],
+                ),
+                GroundFact::Assert { pred, args } => {
+                    let tuple: Vec<Val> = args.iter().map(|a| term_val(&mut loaded.symbols, a)).collect();
+                    (self.pred_id(&mut loaded, pred.as_str(), args.len()), tuple)
+                }
+            };
+            collect_years(&tuple, &mut years);
+            loaded.db.insert(pred, &tuple);
+        }
+        match &ir.query {
+            Some(Query::Tax { year, .. }) => years.push(*year),
+            Some(Query::Holds { goals }) => {
+                for g in goals {
+                    match g {
+                        Goal::Holds(a) => a.args.iter().for_each(|t| match t {
+                            Term::Value(Value::Int(y)) if is_year(*y) => years.push(*y),
+                            Term::Value(Value::Date(d)) => years.push(chrono::Datelike::year(d) as i64),
+                            _ => {}
+                        }),
+                        Goal::FirstDay { year, .. } => years.push(*year),
+                        _ => {}
+                    }
+                }
+            }
+            None => {}
+        }
+        if let (Some(&lo), Some(&hi)) = (years.iter().min(), years.iter().max()) {
+            for y in (lo - 1)..=(hi + 1) {
+                loaded.db.insert(self.calendar_year, &[Val::Int(y)]);
+            }
+        }
+        Ok(loaded)
+    }
+
+    /// Solves a case: its query against its facts.
+    pub fn solve(&self, case: &str, ir: &CaseIr) -> Result<Outcome, SolverError> {
+        let query = ir.query.as_ref().ok_or_else(|| SolverError::Case { case: case.into(), message: "the case has no query".into() })?;
+        let mut loaded = self.load(case, ir)?;
+        let (mut body, asked) = self.query_body(case, &mut loaded, query)?;
+        let relevant: HashSet<PredId> = asked.iter().flat_map(|&p| self.depends.get(p).cloned().unwrap_or_else(|| vec![p])).collect();
+        let (stop, report) = engine::run(&self.program, &self.strata, Some(&relevant), &mut loaded.db, self.limits);
+        let prediction = match query {
+            Query::Tax { .. } => {
+                let mut amounts = HashSet::new();
+                let nvars = 1;
+                let mut env = vec![None; nvars];
+                join(&body, 0, &mut loaded.db, &None, &mut env, &mut |e| {
+                    if let Some(Val::Int(x)) = e[0] {
+                        amounts.insert(x);
+                    }
+                });
+                match amounts.len() {
+                    1 => Prediction::Dollars(amounts.into_iter().next().expect("one amount")),
+                    0 => return Err(SolverError::Case { case: case.into(), message: "no tax is derivable for the query".into() }),
+                    _ => {
+                        let mut a: Vec<_> = amounts.into_iter().collect();
+                        a.sort();
+                        return Err(SolverError::Case { case: case.into(), message: format!("several tax amounts are derivable: {a:?}") });
+                    }
+                }
+            }
+            Query::Holds { .. } => {
+                let nvars = max_var(&body) + 1;
+                let mut env = vec![None; nvars];
+                let mut found = false;
+                join(&mut body, 0, &mut loaded.db, &None, &mut env, &mut |_| found = true);
+                if found { Prediction::Entailment } else { Prediction::Contradiction }
+            }
+        };
+        Ok(Outcome { prediction, stop, report })
+    }
+
+    /// The query as a rule body, and the predicates it asks.
+    fn query_body(&self, case: &str, loaded: &mut Loaded, query: &Query) -> Result<(Vec<Literal>, Vec<PredId>), SolverError> {
+        match query {
+            Query::Tax { person, year } => {
+                let p = Val::Sym(loaded.symbols.intern(person));
+                let atom = Atom { pred: self.tax, args: vec![Arg::Const(p), Arg::Const(Val::Int(*year)), Arg::Var(0)] };
+                Ok((vec![Literal::Pos(atom)], vec![self.tax]))
+            }
+            Query::Holds { goals } => {
+                let mut vars: HashMap<String, VarId> = HashMap::new();
+                let mut bound: HashSet<VarId> = HashSet::new();
+                let mut body = Vec::new();
+                let mut asked = Vec::new();
+                for g in goals {
+                    match g {
+                        Goal::Holds(a) => {
+                            let name = a.pred.as_str();
+                            let pred = match self.program.find(name, a.args.len()) {
+                                Some(p) => p,
+                                None if loaded.extra.contains_key(&(name.to_string(), a.args.len())) => loaded.extra[&(name.to_string(), a.args.len())],
+                                None => return Err(SolverError::UnknownQuery { case: case.into(), pred: name.into(), arity: a.args.len() }),
+                            };
+                            asked.push(pred);
+                            let args = a
+                                .args
+                                .iter()
+                                .map(|t| match t {
+                                    Term::Var(v) => {
+                                        let n = vars.len() as VarId;
+                                        let id = *vars.entry(v.clone()).or_insert(n);
+                                        bound.insert(id);
+                                        Arg::Var(id)
+                                    }
+                                    Term::Any => Arg::Wild,
+                                    other => Arg::Const(term_val(&mut loaded.symbols, other)),
+                                })
+                                .collect();
+                            body.push(Literal::Pos(Atom { pred, args }));
+                        }
+                        Goal::Unbound { var } => {
+                            let n = vars.len() as VarId;
+                            body.push(Literal::IsOpen(*vars.entry(var.clone()).or_insert(n)));
+                        }
+                        Goal::FirstDay { year, var } => {
+                            let n = vars.len() as VarId;
+                            let id = *vars.entry(var.clone()).or_insert(n);
+                            let e = Expr::Call(Func::FirstDay, vec![Expr::Const(Val::Int(*year))]);
+                            body.push(if bound.insert(id) { Literal::Assign(id, e) } else { Literal::Test(CmpOp::Eq, Expr::Var(id), e) });
+                        }
+                        Goal::Before { left, right } => {
+                            let mut expr = |t: &Term| match t {
+                                Term::Var(v) => vars.get(v).map(|&id| Expr::Var(id)),
+                                other => Some(Expr::Const(term_val(&mut loaded.symbols, other))),
+                            };
+                            let (l, r) = (expr(left), expr(right));
+                            let (Some(l), Some(r)) = (l, r) else {
+                                return Err(SolverError::Case { case: case.into(), message: "`before` reads an unbound variable".into() });
+                            };
+                            body.push(Literal::Test(CmpOp::Lt, l, r));
+                        }
+                    }
+                }
+                Ok((body, asked))
+            }
+        }
+    }
+}
+
+fn max_var(body: &[Literal]) -> usize {
+    let mut m = 0;
+    for l in body {
+        match l {
+            Literal::Pos(a) | Literal::Neg(a) => {
+                for x in &a.args {
+                    if let Arg::Var(v) = x {
+                        m = m.max(*v as usize);
+                    }
+                }
+            }
+            Literal::Assign(v, _) | Literal::IsOpen(v) => m = m.max(*v as usize),
+            _ => {}
+        }
+    }
+    m
+}
+
+fn is_year(y: i64) -> bool {
+    (1900..=2200).contains(&y)
+}
+
+fn collect_years(tuple: &[Val], years: &mut Vec<i64>) {
+    for v in tuple {
+        if let Val::Date(d) = v {
+            years.push(chrono::Datelike::year(d) as i64);
+        }
+    }
+}
+
+/// A ground IR term as an engine value.
+pub fn term_val(symbols: &mut Symbols, t: &Term) -> Val {
+    match t {
+        Term::Value(v) => value_val(symbols, v),
+        Term::Window { after, before } => Val::Window(*after, *before),
+        _ => Val::Any,
+    }
+}
+
+fn value_val(symbols: &mut Symbols, v: &Value) -> Val {
+    match v {
+        Value::Name(n) | Value::Text(n) => Val::Sym(symbols.intern(n)),
+        Value::Int(i) => Val::Int(*i),
+        Value::Date(d) => Val::Date(*d),
+        Value::List(items) => {
+            let vals = items.iter().map(|i| value_val(symbols, i)).collect();
+            symbols.list(vals)
+        }
+    }
+}
