@@ -1,2 +1,142 @@
-% Common sense the statutes leave undefined. Every rule here is a reading
-% of ordinary language, not of a statute.
+% Common sense the statutes leave undefined: how events last, who is whose
+% relative or spouse, where people live, what counts as income. Every rule
+% here reads ordinary language, not a statute; the section files build on
+% these predicates. `event/1` (every typed event id) and `calendar_year/1`
+% (the years a case spans) are supplied with the facts.
+
+% -- Time ------------------------------------------------------------------
+% An event without an end is ongoing; one without a start has always held.
+period(E, S, T) :- start(E, S), end(E, T).
+period(E, S, "9999-12-31") :- start(E, S), \+ end(E, _).
+period(E, "0001-01-01", T) :- end(E, T), \+ start(E, _).
+period(E, "0001-01-01", "9999-12-31") :- event(E), \+ start(E, _), \+ end(E, _).
+
+% The end of an event, or an open value if it has none (Prolog's unbound).
+end_or_open(E, T) :- end(E, T).
+end_or_open(E, _) :- event(E), \+ end(E, _).
+
+% Days that an event's period shares with year Y (0 if none).
+days_in_year(E, Y, N) :-
+    period(E, S, T), calendar_year(Y),
+    F is first_day(Y), L is last_day(Y),
+    N0 is days(max(S, F), min(T, L)) + 1, N is max(N0, 0).
+
+% The event holds at some time during year Y.
+during_year(E, Y) :- days_in_year(E, Y, N), N > 0.
+
+% Days in year Y (365 or 366).
+year_length(Y, L) :- calendar_year(Y), L is days(first_day(Y), last_day(Y)) + 1.
+
+% The event holds at the close of year Y.
+holds_at_close(E, Y) :- period(E, S, T), calendar_year(Y), D is last_day(Y), S =< D, D =< T.
+
+% -- People ----------------------------------------------------------------
+individual(X) :- agent(_, X).
+individual(X) :- patient(_, X).
+
+born(P, D) :- birth(E), agent(E, P), start(E, D).
+died(P, D) :- death(E), agent(E, P), start(E, D).
+died_in(P, Y) :- died(P, D), Y is year(D).
+
+% Age in whole years at the close of year Y.
+age_at_close(P, Y, A) :- born(P, B), calendar_year(Y), A is year(last_day(Y)) - year(B).
+
+blind_at_close(P, Y) :- blindness(E), agent(E, P), holds_at_close(E, Y).
+nonresident_alien_during(P, Y) :- nonresident_alien(E), agent(E, P), during_year(E, Y).
+
+% -- Kinship: `kind(E), agent(E, X), patient(E, Y)` reads "X is Y's kind" --
+% parent_rel(Parent, Child, Event)
+parent_rel(P, C, E) :- father(E), agent(E, P), patient(E, C).
+parent_rel(P, C, E) :- mother(E), agent(E, P), patient(E, C).
+parent_rel(P, C, E) :- son(E), agent(E, C), patient(E, P).
+parent_rel(P, C, E) :- daughter(E), agent(E, C), patient(E, P).
+parent(P, C) :- parent_rel(P, C, _).
+
+% A son or daughter in the stricter sense §2(a) asks.
+child_rel(C, P, E) :- parent_rel(P, C, E).
+stepchild_rel(C, P, E) :- stepson(E), agent(E, C), patient(E, P).
+stepchild_rel(C, P, E) :- stepdaughter(E), agent(E, C), patient(E, P).
+stepchild_rel(C, P, E) :- stepfather(E), agent(E, P), patient(E, C).
+stepchild_rel(C, P, E) :- stepmother(E), agent(E, P), patient(E, C).
+
+% descendant_rel(Descendant, Ancestor, Event of the first link)
+descendant_rel(D, A, E) :- parent_rel(A, D, E).
+descendant_rel(D, A, E) :- parent_rel(A, C, E), descendant_rel(D, C, _).
+
+sibling_rel(X, Y, E) :- brother(E), agent(E, X), patient(E, Y).
+sibling_rel(X, Y, E) :- sister(E), agent(E, X), patient(E, Y).
+sibling_rel(X, Y, E) :- sibling(E), agent(E, X), patient(E, Y).
+sibling_rel(X, Y, E) :- sibling(E), agent(E, X), agent(E, Y), X \== Y.
+sibling_rel(Y, X, E) :- brother(E), agent(E, X), patient(E, Y).
+sibling_rel(Y, X, E) :- sister(E), agent(E, X), patient(E, Y).
+sibling_rel(Y, X, E) :- sibling(E), agent(E, X), patient(E, Y).
+% Children of a common parent are siblings.
+sibling_rel(X, Y, E) :- parent_rel(P, X, E), parent_rel(P, Y, _), X \== Y.
+
+stepsibling_rel(X, Y, E) :- stepbrother(E), agent(E, X), patient(E, Y).
+stepsibling_rel(X, Y, E) :- stepsister(E), agent(E, X), patient(E, Y).
+stepsibling_rel(Y, X, E) :- stepbrother(E), agent(E, X), patient(E, Y).
+stepsibling_rel(Y, X, E) :- stepsister(E), agent(E, X), patient(E, Y).
+
+% -- Marriage --------------------------------------------------------------
+spouse_rel(A, B, M) :- marriage(M), agent(M, A), agent(M, B), A \== B.
+spouse_rel(A, B, M) :- marriage(M), agent(M, A), patient(M, B), A \== B.
+spouse_rel(B, A, M) :- marriage(M), agent(M, A), patient(M, B), A \== B.
+
+% A marriage ends with its stated end, or with the death of a spouse.
+marriage_end(M, T) :- marriage(M), end(M, T).
+marriage_end(M, D) :- spouse_rel(A, _, M), died(A, D).
+% The marriage lasts from S until T (a spouse who dies on T is a spouse on T).
+marriage_span(M, S, T) :- marriage(M), period(M, S, _), aggregate_all(min(X), marriage_end(M, X), T).
+marriage_span(M, S, "9999-12-31") :- marriage(M), period(M, S, _), \+ marriage_end(M, _).
+
+% Married to B at the close of year Y.
+married_at_close(A, B, M, Y) :- spouse_rel(A, B, M), marriage_span(M, S, T), calendar_year(Y),
+    D is last_day(Y), S =< D, D =< T.
+% Married to B at some time during year Y.
+married_during(A, B, M, Y) :- spouse_rel(A, B, M), marriage_span(M, S, T), calendar_year(Y),
+    S =< last_day(Y), T >= first_day(Y).
+
+legally_separated(A, B, M, Sep, D) :- legal_separation(Sep), patient(Sep, M), spouse_rel(A, B, M), start(Sep, D).
+legally_separated(A, B, M, Sep, D) :- legal_separation(Sep), agent(Sep, A), agent(Sep, B), A \== B, spouse_rel(A, B, M), start(Sep, D).
+
+joint_return_for(A, B, Y) :- joint_return(E), agent(E, A), agent(E, B), A \== B, during_year(E, Y).
+joint_return_for(A, B, Y) :- joint_return(E), agent(E, A), patient(E, B), during_year(E, Y).
+joint_return_for(B, A, Y) :- joint_return(E), agent(E, A), patient(E, B), during_year(E, Y).
+joint_return_by(A, Y) :- joint_return_for(A, _, Y).
+joint_return_by(A, Y) :- joint_return(E), agent(E, A), during_year(E, Y).
+
+% -- Homes and households --------------------------------------------------
+% A household is named by a place, or by a residence event in that place.
+household_place(H, H) :- residence(R), patient(R, H).
+household_place(R, H) :- residence(R), patient(R, H).
+household_place(H, H) :- payment(E), purpose(E, H), \+ residence(H).
+
+% Days in year Y that X lives at place H.
+abode_days(X, H, Y, N) :- residence(R), agent(R, X), patient(R, H), days_in_year(R, Y, N).
+lives_during(X, H, Y) :- abode_days(X, H, Y, N), N > 0.
+% X lives at H for more than half of year Y.
+abode_over_half(X, H, Y) :- abode_days(X, H, Y, N), year_length(Y, L), N * 2 > L.
+% X and Z share the place H for more than half of year Y.
+shared_abode_days(X, Z, H, Y, N) :- residence(R1), agent(R1, X), patient(R1, H),
+    residence(R2), agent(R2, Z), patient(R2, H), X \== Z,
+    period(R1, S1, T1), period(R2, S2, T2), calendar_year(Y),
+    N0 is days(max(max(S1, S2), first_day(Y)), min(min(T1, T2), last_day(Y))) + 1, N is max(N0, 0).
+
+% Payments for household H in year Y, by P and by anyone.
+upkeep_paid(P, H, Y, A) :- payment(E), agent(E, P), purpose(E, X), household_place(X, H),
+    amount(E, A), during_year(E, Y).
+upkeep_share(P, H, Y, Mine, All) :- household_place(_, H), calendar_year(Y), individual(P),
+    aggregate_all(sum(A), upkeep_paid(P, H, Y, A), Mine), Mine > 0,
+    aggregate_all(sum(B), upkeep_paid(_, H, Y, B), All).
+% P furnishes over half the cost of maintaining H during Y.
+maintains(P, H, Y) :- upkeep_share(P, H, Y, Mine, All), Mine * 2 > All.
+% P maintains H as his home: he pays for it and lives there.
+maintains_home(P, H, Y) :- maintains(P, H, Y), lives_during(P, H, Y).
+
+% -- Income ----------------------------------------------------------------
+% Gross income for year Y: income events, and payments received, dated in Y.
+income_item(P, Y, E, A) :- income(E), agent(E, P), amount(E, A), start(E, D), Y is year(D).
+income_item(P, Y, E, A) :- payment(E), patient(E, P), amount(E, A), start(E, D), Y is year(D).
+gross_income(P, Y, G) :- individual(P), calendar_year(Y), aggregate_all(sum(A), income_item(P, Y, _, A), G).
+has_income(P, Y) :- income_item(P, Y, _, A), A > 0.

@@ -6,7 +6,8 @@
 //! not_married_by_decree(P, Y) :- legal_separation(E), agent(E, P), start(E, D), year(D) =< Y, year(Y).
 //! ```
 //!
-//! Body literals: atoms, `\+ atom` (stratified negation), `X is Expr` or
+//! Body literals: atoms, `\+ atom` (stratified negation), `var(X)` (X holds
+//! an open value: an event without an end), `X is Expr` or
 //! `X = Expr` (binds X, or tests when X is bound), comparisons (`<`, `=<`,
 //! `>`, `>=`, `==`, `\==`, `=:=`), `aggregate_all(sum(E) | count | max(E) |
 //! min(E), Goal, Out)`, and `;` (each alternative becomes a rule).
@@ -206,6 +207,10 @@ impl RuleCompiler<'_> {
         }
         Ok(Some(match (name, arity) {
             ("true", 0) => return Ok(None),
+            ("var", 1) => match &a[0] {
+                PTerm::Var(v) if self.is_bound(*v) => Literal::IsOpen(self.vars[v]),
+                _ => return Err(self.err("var/1 tests a variable bound earlier in the body")),
+            },
             ("is" | "=", 2) => match &a[0] {
                 PTerm::Var(v) if !self.is_bound(*v) => {
                     let e = self.expr(&a[1])?;

@@ -14,6 +14,9 @@ use std::collections::{HashMap, HashSet};
 /// The statute rules, one file per section, plus common sense.
 pub const RULE_FILES: &[(&str, &str)] = &[
     ("common.lex", include_str!("../rules/common.lex")),
+    ("s7703.lex", include_str!("../rules/s7703.lex")),
+    ("s151.lex", include_str!("../rules/s151.lex")),
+    ("s152.lex", include_str!("../rules/s152.lex")),
 ];
 
 /// What the solver concludes for a query.
@@ -40,6 +43,8 @@ pub struct Solver {
     /// For each predicate, the predicates it depends on (itself included).
     depends: Vec<Vec<PredId>>,
     calendar_year: PredId,
+    event: PredId,
+    member_of: PredId,
     tax: PredId,
     pub limits: Limits,
 }
@@ -67,6 +72,8 @@ impl Solver {
             program.pred(r.as_str(), 2);
         }
         let calendar_year = program.pred("calendar_year", 1);
+        let event = program.pred("event", 1);
+        let member_of = program.pred("member_of", 2);
         let tax = program.pred("tax", 3);
         for (file, source) in files {
             program.add_source(&file, &source)?;
@@ -89,7 +96,7 @@ impl Solver {
             }
             depends.push(seen.into_iter().collect());
         }
-        Ok(Solver { program, strata, depends, calendar_year, tax, limits: Limits::default() })
+        Ok(Solver { program, strata, depends, calendar_year, event, member_of, tax, limits: Limits::default() })
     }
 
     fn pred_id(&self, loaded: &mut Loaded, name: &str, arity: usize) -> PredId {
@@ -110,16 +117,31 @@ impl Solver {
         let mut years: Vec<i64> = Vec::new();
         for fact in &ground {
             let (pred, tuple) = match fact {
-                GroundFact::Type { kind, id } => (self.program.find(kind.as_str(), 1).expect("kinds are declared"), vec![term_val(&mut loaded.symbols, id)]),
+                GroundFact::Type { kind, id } => {
+                    let id = term_val(&mut loaded.symbols, id);
+                    loaded.db.insert(self.event, &[id]);
+                    (self.program.find(kind.as_str(), 1).expect("kinds are declared"), vec![id])
+                }
                 GroundFact::Role { event, role, value } => (
                     self.program.find(role.as_str(), 2).expect("roles are declared"),
                     vec![term_val(&mut loaded.symbols, event), term_val(&mut loaded.symbols, value)],
                 ),
                 GroundFact::Assert { pred, args } => {
                     let tuple: Vec<Val> = args.iter().map(|a| term_val(&mut loaded.symbols, a)).collect();
+                    // Rules may ask what the case states, apart from what they derive.
+                    if let Some(stated) = self.program.find(&format!("stated_{}", pred.as_str()), args.len()) {
+                        loaded.db.insert(stated, &tuple);
+                    }
                     (self.pred_id(&mut loaded, pred.as_str(), args.len()), tuple)
                 }
             };
+            for v in &tuple {
+                if let Val::List(i) = v {
+                    for item in loaded.symbols.list_items(*i).to_vec() {
+                        loaded.db.insert(self.member_of, &[item, *v]);
+                    }
+                }
+            }
             collect_years(&tuple, &mut years);
             loaded.db.insert(pred, &tuple);
         }
