@@ -31,10 +31,14 @@ year_length(Y, L) :- calendar_year(Y), L is days(first_day(Y), last_day(Y)) + 1.
 holds_at_close(E, Y) :- period(E, S, T), calendar_year(Y), D is last_day(Y), S =< D, D =< T.
 
 % -- People ----------------------------------------------------------------
-individual(X) :- agent(_, X).
-individual(X) :- patient(_, X).
+% Anyone the case names who is not an event (`mentioned/1` comes with the facts).
+individual(X) :- mentioned(X), \+ event(X).
 
+% Birth: a birth event, else the start of a son or daughter relationship
+% (cases write "a child, Charlie, born October 9th, 2000" that way).
 born(P, D) :- birth(E), agent(E, P), start(E, D).
+born(P, D) :- parent_rel(_, P, E), start(E, D), \+ has_birth(P).
+has_birth(P) :- birth(E), agent(E, P), start(E, _).
 died(P, D) :- death(E), agent(E, P), start(E, D).
 died_in(P, Y) :- died(P, D), Y is year(D).
 

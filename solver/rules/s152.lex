@@ -3,8 +3,8 @@
 % §152(a): a dependent is a qualifying child or a qualifying relative, save
 % for the exceptions of (b).
 % s152_a(Dependent, Taxpayer, Year, Basis, Unused)
-s152_a(D, T, Y, c, _) :- qualifying_child(D, T, Y), \+ s152_b_1(T, _, Y), \+ s152_b_2(D, T, _, Y).
-s152_a(D, T, Y, d, _) :- qualifying_relative(D, T, Y), \+ s152_b_1(T, _, Y), \+ s152_b_2(D, T, _, Y).
+s152_a(D, T, Y, c, _) :- qualifying_child(D, T, Y), \+ s152_b_1(T, _, Y), \+ s152_b_2(T, _, D, Y).
+s152_a(D, T, Y, d, _) :- qualifying_relative(D, T, Y), \+ s152_b_1(T, _, Y), \+ s152_b_2(T, _, D, Y).
 dependent(D, T, Y) :- s152_a(D, T, Y, _, _).
 dependent(D, T, Y) :- stated_s152_a(D, T, Y, _, _).
 
@@ -14,9 +14,9 @@ s152_b_1(X, T, Y) :- qualifying_child(X, T, Y), T \== X.
 s152_b_1(X, T, Y) :- qualifying_relative(X, T, Y), T \== X.
 
 % §152(b)(2): an individual who made a joint return with his spouse is not
-% a dependent.
-% s152_b_2(Individual, Taxpayer, Spouse, Year)
-s152_b_2(X, _, S, Y) :- joint_return_for(X, S, Y).
+% a dependent (of any taxpayer, so the first argument is left open).
+% s152_b_2(Taxpayer, Spouse, Individual, Year)
+s152_b_2(_, S, X, Y) :- joint_return_for(X, S, Y).
 
 % §152(c): qualifying child.
 % s152_c(Child, Taxpayer, Year)
@@ -43,7 +43,7 @@ s152_c_1_C(C, T, Y) :- s152_c_3(C, T, Y).
 
 % §152(c)(1)(E): has not filed a joint return with his spouse for the year.
 % s152_c_1_E(Individual, Spouse, Year)
-s152_c_1_E(C, _, Y) :- individual(C), calendar_year(Y), \+ joint_return_by(C, Y).
+s152_c_1_E(C, _, Y) :- individual(C), calendar_year(Y), \+ s152_b_2(_, _, C, Y).
 
 % §152(c)(2): (A) a child of the taxpayer or a descendant of such a child;
 % (B) a brother, sister, stepbrother or stepsister, or a descendant of one.
@@ -63,8 +63,11 @@ relation_dates(R, S, E) :- period(R, S, _), end_or_open(R, E).
 
 % §152(c)(3): younger than the taxpayer and under 25 at the close of the year.
 % s152_c_3(Child, Taxpayer, Year)
-s152_c_3(C, T, Y) :- born(C, BC), born(T, BT), BC > BT, age_at_close(C, Y, A), A < 25,
-    individual(T), C \== T.
+s152_c_3(C, T, Y) :- younger_than(C, T), age_at_close(C, Y, A), A < 25.
+younger_than(C, T) :- born(C, BC), born(T, BT), BC > BT.
+% A parent whose birth the case does not give is older than his child.
+younger_than(C, T) :- born(C, _), descendant_rel(C, T, _), \+ born_known(T).
+born_known(T) :- born(T, _).
 
 % §152(d): qualifying relative.
 % s152_d(Individual, Taxpayer, Year)

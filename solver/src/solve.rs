@@ -17,6 +17,10 @@ pub const RULE_FILES: &[(&str, &str)] = &[
     ("s7703.lex", include_str!("../rules/s7703.lex")),
     ("s151.lex", include_str!("../rules/s151.lex")),
     ("s152.lex", include_str!("../rules/s152.lex")),
+    ("s2.lex", include_str!("../rules/s2.lex")),
+    ("s63.lex", include_str!("../rules/s63.lex")),
+    ("s68.lex", include_str!("../rules/s68.lex")),
+    ("s1.lex", include_str!("../rules/s1.lex")),
 ];
 
 /// What the solver concludes for a query.
@@ -45,6 +49,9 @@ pub struct Solver {
     calendar_year: PredId,
     event: PredId,
     member_of: PredId,
+    mentioned: PredId,
+    asked_number: PredId,
+    list_of_one: PredId,
     tax: PredId,
     pub limits: Limits,
 }
@@ -74,6 +81,9 @@ impl Solver {
         let calendar_year = program.pred("calendar_year", 1);
         let event = program.pred("event", 1);
         let member_of = program.pred("member_of", 2);
+        let mentioned = program.pred("mentioned", 1);
+        let asked_number = program.pred("asked_number", 1);
+        let list_of_one = program.pred("list_of_one", 2);
         let tax = program.pred("tax", 3);
         for (file, source) in files {
             program.add_source(&file, &source)?;
@@ -96,7 +106,19 @@ impl Solver {
             }
             depends.push(seen.into_iter().collect());
         }
-        Ok(Solver { program, strata, depends, calendar_year, event, member_of, tax, limits: Limits::default() })
+        Ok(Solver {
+            program,
+            strata,
+            depends,
+            calendar_year,
+            event,
+            member_of,
+            mentioned,
+            asked_number,
+            list_of_one,
+            tax,
+            limits: Limits::default(),
+        })
     }
 
     fn pred_id(&self, loaded: &mut Loaded, name: &str, arity: usize) -> PredId {
@@ -108,6 +130,19 @@ impl Solver {
             loaded.db.relations.push(engine::Relation::default().with_arity(arity));
             next
         })
+    }
+
+    /// Lists become `member_of(Item, List)` and `list_of_one(List, Item)`.
+    fn register_list(&self, loaded: &mut Loaded, v: Val) {
+        if let Val::List(i) = v {
+            let items = loaded.symbols.list_items(i).to_vec();
+            for item in &items {
+                loaded.db.insert(self.member_of, &[*item, v]);
+            }
+            if let [only] = items.as_slice() {
+                loaded.db.insert(self.list_of_one, &[v, *only]);
+            }
+        }
     }
 
     /// Loads the case's facts (unrolled) as base relations.
@@ -136,25 +171,47 @@ impl Solver {
                 }
             };
             for v in &tuple {
-                if let Val::List(i) = v {
-                    for item in loaded.symbols.list_items(*i).to_vec() {
-                        loaded.db.insert(self.member_of, &[item, *v]);
-                    }
+                if let Val::Sym(_) = v {
+                    loaded.db.insert(self.mentioned, &[*v]);
                 }
+                self.register_list(&mut loaded, *v);
             }
             collect_years(&tuple, &mut years);
             loaded.db.insert(pred, &tuple);
         }
         match &ir.query {
-            Some(Query::Tax { year, .. }) => years.push(*year),
+            Some(Query::Tax { person, year }) => {
+                years.push(*year);
+                let p = Val::Sym(loaded.symbols.intern(person));
+                loaded.db.insert(self.mentioned, &[p]);
+            }
             Some(Query::Holds { goals }) => {
                 for g in goals {
                     match g {
-                        Goal::Holds(a) => a.args.iter().for_each(|t| match t {
-                            Term::Value(Value::Int(y)) if is_year(*y) => years.push(*y),
-                            Term::Value(Value::Date(d)) => years.push(chrono::Datelike::year(d) as i64),
-                            _ => {}
-                        }),
+                        Goal::Holds(a) => {
+                            for t in &a.args {
+                                match t {
+                                    Term::Value(Value::Int(n)) => {
+                                        // Demand: numbers the query asks about seed the
+                                        // rules that compute from a given amount.
+                                        loaded.db.insert(self.asked_number, &[Val::Int(*n)]);
+                                        if is_year(*n) {
+                                            years.push(*n);
+                                        }
+                                    }
+                                    Term::Value(v @ Value::List(_)) => {
+                                        let l = value_val(&mut loaded.symbols, v);
+                                        self.register_list(&mut loaded, l);
+                                    }
+                                    Term::Value(Value::Date(d)) => years.push(chrono::Datelike::year(d) as i64),
+                                    Term::Value(Value::Name(n)) => {
+                                        let v = Val::Sym(loaded.symbols.intern(n));
+                                        loaded.db.insert(self.mentioned, &[v]);
+                                    }
+                                    _ => {}
+                                }
+                            }
+                        }
                         Goal::FirstDay { year, .. } => years.push(*year),
                         _ => {}
                     }
