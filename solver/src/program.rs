@@ -60,6 +60,9 @@ pub enum Func {
     Date,
     /// `add_years(d, n)`: the same day n years later (Feb 29 -> Feb 28).
     AddYears,
+    /// `week(d)`: the ISO week (Monday to Sunday) of a date, as
+    /// year * 100 + week number.
+    Week,
 }
 
 impl Func {
@@ -83,6 +86,7 @@ impl Func {
             ("add_days", 2) => Func::AddDays,
             ("date", 3) => Func::Date,
             ("add_years", 2) => Func::AddYears,
+            ("week", 1) => Func::Week,
             _ => return None,
         })
     }
@@ -276,6 +280,10 @@ fn apply(f: Func, a: &[Num]) -> Option<Num> {
         Func::Date => {
             let (y, m, day) = (r(0)?.to_int()?, r(1)?.to_int()?, r(2)?.to_int()?);
             Num::Val(Val::Date(NaiveDate::from_ymd_opt(y as i32, m as u32, day as u32)?))
+        }
+        Func::Week => {
+            let w = d(0)?.iso_week();
+            int(w.year() as i128 * 100 + w.week() as i128)?
         }
         Func::AddYears => {
             let (date, n) = (d(0)?, r(1)?.to_int()? as i32);

@@ -21,6 +21,8 @@ pub const RULE_FILES: &[(&str, &str)] = &[
     ("s63.lex", include_str!("../rules/s63.lex")),
     ("s68.lex", include_str!("../rules/s68.lex")),
     ("s1.lex", include_str!("../rules/s1.lex")),
+    ("s3306.lex", include_str!("../rules/s3306.lex")),
+    ("s3301.lex", include_str!("../rules/s3301.lex")),
 ];
 
 /// What the solver concludes for a query.
@@ -52,6 +54,8 @@ pub struct Solver {
     mentioned: PredId,
     asked_number: PredId,
     list_of_one: PredId,
+    mentions: PredId,
+    asked_date: PredId,
     tax: PredId,
     pub limits: Limits,
 }
@@ -84,6 +88,8 @@ impl Solver {
         let mentioned = program.pred("mentioned", 1);
         let asked_number = program.pred("asked_number", 1);
         let list_of_one = program.pred("list_of_one", 2);
+        let mentions = program.pred("mentions", 2);
+        let asked_date = program.pred("asked_date", 1);
         let tax = program.pred("tax", 3);
         for (file, source) in files {
             program.add_source(&file, &source)?;
@@ -116,6 +122,8 @@ impl Solver {
             mentioned,
             asked_number,
             list_of_one,
+            mentions,
+            asked_date,
             tax,
             limits: Limits::default(),
         })
@@ -130,6 +138,16 @@ impl Solver {
             loaded.db.relations.push(engine::Relation::default().with_arity(arity));
             next
         })
+    }
+
+    /// `mentions(Name, Word)` for each word of a name or text, so rules can
+    /// read "a plan for employees in case of sickness".
+    fn register_words(&self, loaded: &mut Loaded, sym: crate::value::Sym) {
+        let text = loaded.symbols.name(sym).to_lowercase();
+        for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            let w = Val::Sym(loaded.symbols.intern(word));
+            loaded.db.insert(self.mentions, &[Val::Sym(sym), w]);
+        }
     }
 
     /// Lists become `member_of(Item, List)` and `list_of_one(List, Item)`.
@@ -171,8 +189,9 @@ impl Solver {
                 }
             };
             for v in &tuple {
-                if let Val::Sym(_) = v {
+                if let Val::Sym(sym) = v {
                     loaded.db.insert(self.mentioned, &[*v]);
+                    self.register_words(&mut loaded, *sym);
                 }
                 self.register_list(&mut loaded, *v);
             }
@@ -203,7 +222,10 @@ impl Solver {
                                         let l = value_val(&mut loaded.symbols, v);
                                         self.register_list(&mut loaded, l);
                                     }
-                                    Term::Value(Value::Date(d)) => years.push(chrono::Datelike::year(d) as i64),
+                                    Term::Value(Value::Date(d)) => {
+                                        loaded.db.insert(self.asked_date, &[Val::Date(*d)]);
+                                        years.push(chrono::Datelike::year(d) as i64)
+                                    }
                                     Term::Value(Value::Name(n)) => {
                                         let v = Val::Sym(loaded.symbols.intern(n));
                                         loaded.db.insert(self.mentioned, &[v]);
