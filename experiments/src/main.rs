@@ -2,6 +2,7 @@
 //! work is done by the library crates.
 
 mod data_cmd;
+mod explain_cmd;
 mod solve_cmd;
 
 use anyhow::Result;
@@ -21,6 +22,8 @@ enum Command {
     Data(data_cmd::DataCommand),
     /// Run the solver on the gold facts of SARA-format case files.
     Solve(solve_cmd::SolveArgs),
+    /// Show which subsections apply to a case, with the statute text.
+    Explain(explain_cmd::ExplainArgs),
 }
 
 fn main() -> Result<()> {
@@ -32,5 +35,6 @@ fn main() -> Result<()> {
     match cli.command {
         Command::Data(cmd) => data_cmd::run(cmd),
         Command::Solve(args) => solve_cmd::run(args),
+        Command::Explain(args) => explain_cmd::run(args),
     }
 }

@@ -31,8 +31,11 @@ year_length(Y, L) :- calendar_year(Y), L is days(first_day(Y), last_day(Y)) + 1.
 holds_at_close(E, Y) :- period(E, S, T), calendar_year(Y), D is last_day(Y), S =< D, D =< T.
 
 % -- People ----------------------------------------------------------------
-% Anyone the case names who is not an event (`mentioned/1` comes with the facts).
-individual(X) :- mentioned(X), \+ event(X).
+% Anyone the case names who is not an event, a place or a text
+% (`mentioned/1` and `text/1` come with the facts).
+individual(X) :- mentioned(X), \+ event(X), \+ text(X), \+ place(X).
+place(X) :- residence(R), patient(R, X).
+place(X) :- location(_, X).
 
 % Birth: a birth event, else the start of a son or daughter relationship
 % (cases write "a child, Charlie, born October 9th, 2000" that way).
@@ -74,8 +77,6 @@ sibling_rel(X, Y, E) :- sibling(E), agent(E, X), agent(E, Y), X \== Y.
 sibling_rel(Y, X, E) :- brother(E), agent(E, X), patient(E, Y).
 sibling_rel(Y, X, E) :- sister(E), agent(E, X), patient(E, Y).
 sibling_rel(Y, X, E) :- sibling(E), agent(E, X), patient(E, Y).
-% Children of a common parent are siblings.
-sibling_rel(X, Y, E) :- parent_rel(P, X, E), parent_rel(P, Y, _), X \== Y.
 
 stepsibling_rel(X, Y, E) :- stepbrother(E), agent(E, X), patient(E, Y).
 stepsibling_rel(X, Y, E) :- stepsister(E), agent(E, X), patient(E, Y).
@@ -144,3 +145,7 @@ income_item(P, Y, E, A) :- income(E), agent(E, P), amount(E, A), start(E, D), Y 
 income_item(P, Y, E, A) :- payment(E), patient(E, P), amount(E, A), start(E, D), Y is year(D).
 gross_income(P, Y, G) :- individual(P), calendar_year(Y), aggregate_all(sum(A), income_item(P, Y, _, A), G).
 has_income(P, Y) :- income_item(P, Y, _, A), A > 0.
+
+% The gross income on P's return: on a joint return, both spouses' incomes.
+return_gross_income(P, Y, G) :- joint_return_for(P, S, Y), gross_income(P, Y, A), gross_income(S, Y, B), G is A + B.
+return_gross_income(P, Y, G) :- gross_income(P, Y, G), \+ joint_return_for(P, _, Y).

@@ -82,8 +82,14 @@ s1_c(P, Y, TI, T) :- taxpayer_year(P, Y), \+ married(P, _, Y), \+ surviving_spou
 s1_d(P, S, Y, TI, T) :- married(P, S, Y), \+ joint_return_by(P, Y), \+ surviving_spouse(P, Y),
     taxable_income(P, Y, TI), rate_d(TI, T).
 
-% The tax owed for the year under §1.
-tax(P, Y, T) :- s1_a(P, Y, _, T).
-tax(P, Y, T) :- s1_b(P, Y, _, T).
-tax(P, Y, T) :- s1_c(P, Y, _, T).
-tax(P, Y, T) :- s1_d(P, _, Y, _, T).
+% The income tax for the year under §1.
+income_tax(P, Y, T) :- s1_a(P, Y, _, T).
+income_tax(P, Y, T) :- s1_b(P, Y, _, T).
+income_tax(P, Y, T) :- s1_c(P, Y, _, T).
+income_tax(P, Y, T) :- s1_d(P, _, Y, _, T).
+
+% The tax a person owes for a year: the income tax of §1 and, as an
+% employer, the excise tax of §3301.
+tax(P, Y, T) :- income_tax(P, Y, I), excise_tax(P, Y, E), T is I + E.
+excise_tax(P, Y, E) :- s3301(P, Y, _, E).
+excise_tax(P, Y, 0) :- taxpayer_year(P, Y), \+ s3301(P, Y, _, _).

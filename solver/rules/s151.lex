@@ -20,6 +20,9 @@ s151_a(T, Total, Y) :- taxpayer_year(T, Y),
     aggregate_all(sum(A), exemption_151(T, _, A, Y), Total).
 exemption_151(T, X, A, Y) :- s151_b(T, X, A, Y).
 exemption_151(T, X, A, Y) :- s151_c(T, X, A, Y).
+% On a joint return both spouses are taxpayers: the return carries the
+% spouse's own exemption under (b) too.
+exemption_151(T, S, A, Y) :- joint_return_for(T, S, Y), s151_b(S, S, A, Y).
 taxpayer_year(T, Y) :- individual(T), calendar_year(Y).
 
 % §151(b): an exemption for the taxpayer; and one for the spouse if no
@@ -28,6 +31,7 @@ taxpayer_year(T, Y) :- individual(T), calendar_year(Y).
 % s151_b(Taxpayer, Individual, Amount, Year)
 s151_b(T, T, A, Y) :- taxpayer_year(T, Y), exemption_amount(T, Y, A).
 s151_b(T, S, A, Y) :- spouse_exemption(T, S, Y), exemption_amount(T, Y, A).
+
 spouse_exemption(T, S, Y) :- married_during(T, S, _, Y), \+ joint_return_for(T, S, Y),
     \+ has_income(S, Y), \+ dependent_of_other(S, T, Y).
 s151_b(T, X, Y) :- s151_b(T, X, _, Y).
@@ -36,6 +40,7 @@ dependent_of_other(S, T, Y) :- dependent(S, O, Y), individual(T), O \== T.
 % §151(c): an exemption for each dependent (§152) of the taxpayer.
 % s151_c(Taxpayer, Dependent, Amount, Year)
 s151_c(T, D, A, Y) :- dependent(D, T, Y), exemption_amount(T, Y, A).
+s151_c(T, D, A, Y) :- joint_return_for(T, S, Y), dependent(D, S, Y), \+ dependent(D, T, Y), exemption_amount(T, Y, A).
 
 % §151(d)(1): the exemption amount is $2,000.
 s151_d_1(2000).

@@ -1,8 +1,8 @@
 % §63. Taxable income defined.
 
 % Adjusted gross income: lexlog's statutes define no adjustments, so AGI is
-% gross income.
-agi(P, Y, G) :- gross_income(P, Y, G).
+% the gross income on the return (both spouses' on a joint return).
+agi(P, Y, G) :- return_gross_income(P, Y, G).
 
 % The §151 deduction for personal exemptions, derived or stated.
 exemptions_151(P, Y, T) :- s151_a(P, T, Y), \+ stated_s151(P, _, _, _, Y).
@@ -11,8 +11,12 @@ exemptions_151(P, Y, T) :- stated_s151(P, T, _, _, Y).
 % Itemized deductions (§63(d)): deduction events, or as stated.
 % s63_d(Taxpayer, Deduction, Amount, Year)
 s63_d(P, E, A, Y) :- deduction(E), agent(E, P), amount(E, A), start(E, D), Y is year(D).
-itemized_total(P, Y, T) :- taxpayer_year(P, Y), itemizes(P, Y), aggregate_all(sum(A), s63_d(P, _, A, Y), T).
+% On a joint return, both spouses' deductions.
+return_deduction(P, E, A, Y) :- s63_d(P, E, A, Y).
+return_deduction(P, E, A, Y) :- joint_return_for(P, S, Y), s63_d(S, E, A, Y).
+itemized_total(P, Y, T) :- taxpayer_year(P, Y), itemizes(P, Y), aggregate_all(sum(A), return_deduction(P, _, A, Y), T).
 itemizes(P, Y) :- deduction(E), agent(E, P), during_year(E, Y).
+itemizes(P, Y) :- joint_return_for(P, S, Y), deduction(E), agent(E, S), during_year(E, Y).
 
 % §63(d)(2): the deduction for personal exemptions (amounts as a list).
 % s63_d_2(Taxpayer, Unused, Amounts, Year)
@@ -22,7 +26,7 @@ s63_d_2(P, _, L, Y) :- s151_a(P, A, Y), list_of_one(L, A).
 % §63(a): gross income minus the deductions allowed (other than the
 % standard deduction): itemized deductions (after §68) and exemptions.
 % s63_a(Taxpayer, Year, Taxable income)
-s63_a(P, Y, TI) :- itemizes(P, Y), gross_income(P, Y, G), itemized_allowed(P, Y, I),
+s63_a(P, Y, TI) :- itemizes(P, Y), return_gross_income(P, Y, G), itemized_allowed(P, Y, I),
     exemptions_151(P, Y, X), TI is max(0, G - I - X).
 itemized_allowed(P, Y, D) :- s68_a(P, _, D, Y).
 
@@ -119,6 +123,7 @@ s63_f_2_B(P, S, Y) :- spouse_exemption_151(P, S, Y), blind_at_close(S, Y).
 s63_f_2_B(P, Y) :- s63_f_2_B(P, _, Y).
 spouse_exemption_151(P, S, Y) :- s151_b_applies(P, S, Y).
 spouse_exemption_151(P, S, Y) :- spouse_exemption(P, S, Y).
+spouse_exemption_151(P, S, Y) :- joint_return_for(P, S, Y).
 
 % §63(f)(3): $750 instead of $600 for an individual not married and not a
 % surviving spouse. s63_f_3(Taxpayer, Year, Amount)

@@ -55,6 +55,7 @@ pub struct Solver {
     asked_number: PredId,
     list_of_one: PredId,
     mentions: PredId,
+    text: PredId,
     asked_date: PredId,
     tax: PredId,
     pub limits: Limits,
@@ -89,6 +90,7 @@ impl Solver {
         let asked_number = program.pred("asked_number", 1);
         let list_of_one = program.pred("list_of_one", 2);
         let mentions = program.pred("mentions", 2);
+        let text = program.pred("text", 1);
         let asked_date = program.pred("asked_date", 1);
         let tax = program.pred("tax", 3);
         for (file, source) in files {
@@ -123,6 +125,7 @@ impl Solver {
             asked_number,
             list_of_one,
             mentions,
+            text,
             asked_date,
             tax,
             limits: Limits::default(),
@@ -169,6 +172,10 @@ impl Solver {
         let mut loaded = Loaded { db: Database::new(&self.program), symbols: self.program.symbols.clone(), extra: HashMap::new() };
         let mut years: Vec<i64> = Vec::new();
         for fact in &ground {
+            if let GroundFact::Role { value: Term::Value(Value::Text(t)), .. } = fact {
+                let v = Val::Sym(loaded.symbols.intern(t));
+                loaded.db.insert(self.text, &[v]);
+            }
             let (pred, tuple) = match fact {
                 GroundFact::Type { kind, id } => {
                     let id = term_val(&mut loaded.symbols, id);
@@ -251,6 +258,11 @@ impl Solver {
 
     /// Solves a case: its query against its facts.
     pub fn solve(&self, case: &str, ir: &CaseIr) -> Result<Outcome, SolverError> {
+        self.solve_loaded(case, ir).map(|(o, _)| o)
+    }
+
+    /// Solves a case and returns the database it derived, for explanations.
+    pub fn solve_loaded(&self, case: &str, ir: &CaseIr) -> Result<(Outcome, Loaded), SolverError> {
         let query = ir.query.as_ref().ok_or_else(|| SolverError::Case { case: case.into(), message: "the case has no query".into() })?;
         let mut loaded = self.load(case, ir)?;
         let (mut body, asked) = self.query_body(case, &mut loaded, query)?;
@@ -284,7 +296,15 @@ impl Solver {
                 if found { Prediction::Entailment } else { Prediction::Contradiction }
             }
         };
-        Ok(Outcome { prediction, stop, report })
+        Ok((Outcome { prediction, stop, report }, loaded))
+    }
+
+    /// The tuples of a predicate after solving, shown as text.
+    pub fn relation(&self, loaded: &Loaded, name: &str, arity: usize) -> Vec<Vec<String>> {
+        let Some(p) = self.program.find(name, arity).or_else(|| loaded.extra.get(&(name.to_string(), arity)).copied()) else {
+            return vec![];
+        };
+        loaded.db.relations[p].iter().map(|t| t.iter().map(|v| loaded.symbols.show(*v)).collect()).collect()
     }
 
     /// The query as a rule body, and the predicates it asks.
