@@ -88,9 +88,11 @@ spouse_rel(A, B, M) :- marriage(M), agent(M, A), agent(M, B), A \== B.
 spouse_rel(A, B, M) :- marriage(M), agent(M, A), patient(M, B), A \== B.
 spouse_rel(B, A, M) :- marriage(M), agent(M, A), patient(M, B), A \== B.
 
-% A marriage ends with its stated end, or with the death of a spouse.
+% A marriage ends with its stated end, the death of a spouse, or a decree
+% of divorce or separate maintenance.
 marriage_end(M, T) :- marriage(M), end(M, T).
 marriage_end(M, D) :- spouse_rel(A, _, M), died(A, D).
+marriage_end(M, D) :- legally_separated(_, _, M, _, D).
 % The marriage lasts from S until T (a spouse who dies on T is a spouse on T).
 marriage_span(M, S, T) :- marriage(M), period(M, S, _), aggregate_all(min(X), marriage_end(M, X), T).
 marriage_span(M, S, "9999-12-31") :- marriage(M), period(M, S, _), \+ marriage_end(M, _).
@@ -129,11 +131,12 @@ shared_abode_days(X, Z, H, Y, N) :- residence(R1), agent(R1, X), patient(R1, H),
     N0 is days(max(max(S1, S2), first_day(Y)), min(min(T1, T2), last_day(Y))) + 1, N is max(N0, 0).
 
 % Payments for household H in year Y, by P and by anyone.
-upkeep_paid(P, H, Y, A) :- payment(E), agent(E, P), purpose(E, X), household_place(X, H),
+% (Aggregates sum over tuples, so each item keeps its event to stay distinct.)
+upkeep_paid(P, H, Y, E, A) :- payment(E), agent(E, P), purpose(E, X), household_place(X, H),
     amount(E, A), during_year(E, Y).
 upkeep_share(P, H, Y, Mine, All) :- household_place(_, H), calendar_year(Y), individual(P),
-    aggregate_all(sum(A), upkeep_paid(P, H, Y, A), Mine), Mine > 0,
-    aggregate_all(sum(B), upkeep_paid(_, H, Y, B), All).
+    aggregate_all(sum(A), upkeep_paid(P, H, Y, _, A), Mine), Mine > 0,
+    aggregate_all(sum(B), upkeep_paid(_, H, Y, _, B), All).
 % P furnishes over half the cost of maintaining H during Y.
 maintains(P, H, Y) :- upkeep_share(P, H, Y, Mine, All), Mine * 2 > All.
 % P maintains H as his home: he pays for it and lives there.

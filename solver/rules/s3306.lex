@@ -51,8 +51,8 @@ s3306_c_1_A(R, Y) :- s3306_c_1_A_ii(R, Y).
 % s3306_c_1_A_i(Employer, Year)
 s3306_c_1_A_i(R, Y) :- agricultural_cash(R, Y, A), A >= 20000.
 s3306_c_1_A_i(R, Y) :- agricultural_cash(R, Y0, A), A >= 20000, Y is Y0 + 1.
-agricultural_cash(R, Y, A) :- employer_year(R, Y), aggregate_all(sum(X), agricultural_cash_item(R, Y, X), A).
-agricultural_cash_item(R, Y, X) :- paid_for(P, S, R, _), agricultural(S), cash_payment(P), amount(P, X), start(P, D), Y is year(D).
+agricultural_cash(R, Y, A) :- employer_year(R, Y), aggregate_all(sum(X), agricultural_cash_item(R, Y, _, X), A).
+agricultural_cash_item(R, Y, P, X) :- paid_for(P, S, R, _), agricultural(S), cash_payment(P), amount(P, X), start(P, D), Y is year(D).
 employer_year(R, Y) :- work(_, R, _), calendar_year(Y).
 % §3306(c)(1)(A)(ii): 5 or more individuals on each of 10 days, in
 % different weeks. s3306_c_1_A_ii(Employer, Year)
@@ -66,8 +66,8 @@ admitted_farm_worker(E) :- migration(M), agent(M, E), purpose(M, T), mentions(T,
 % person who paid $1,000 in cash for it in the year or the one before.
 % s3306_c_2(Service, Employer, Year)
 s3306_c_2(S, R, Y) :- work(S, R, _), domestic(S), private_home(S), service_year(S, Y), \+ domestic_employer(R, Y).
-domestic_cash(R, Y, A) :- employer_year(R, Y), aggregate_all(sum(X), domestic_cash_item(R, Y, X), A).
-domestic_cash_item(R, Y, X) :- paid_for(P, S, R, _), domestic(S), cash_payment(P), amount(P, X), start(P, D), Y is year(D).
+domestic_cash(R, Y, A) :- employer_year(R, Y), aggregate_all(sum(X), domestic_cash_item(R, Y, _, X), A).
+domestic_cash_item(R, Y, P, X) :- paid_for(P, S, R, _), domestic(S), cash_payment(P), amount(P, X), start(P, D), Y is year(D).
 domestic_employer(R, Y) :- domestic_cash(R, Y, A), A >= 1000.
 domestic_employer(R, Y) :- domestic_cash(R, Y0, A), A >= 1000, Y is Y0 + 1.
 
@@ -214,6 +214,7 @@ wage_item(R, E, Y, P, A) :- s3306_b(A, P, _, R, E, _, _, _, _, _, _), start(P, D
 wage_item(R, E, Y, S, A) :- s3306_b(A, P, S, R, E, _, _, _, _, _, _), var(P), end(S, D), Y is year(D).
 % §3306(b)(1): only the first $7,000 paid to an individual in a year.
 wages_to(R, E, Y, W) :- wage_item(R, E, Y, _, _), aggregate_all(sum(A), wage_item(R, E, Y, _, A), T), W is min(T, 7000).
+% (Each employee's wages stay distinct in the sum through the employee.)
 total_wages(R, Y, W) :- wage_item(R, _, Y, _, _), aggregate_all(sum(A), wages_to(R, _, Y, A), W).
 total_wages(R, Y, W) :- total_wages_employer(R, W, S, _), Y is year(S).
 
@@ -223,8 +224,8 @@ total_wages(R, Y, W) :- total_wages_employer(R, W, S, _), Y is year(S).
 % s3306_a_1_A(Employer, Year, Wages)
 s3306_a_1_A(R, Y, W) :- nondomestic_wages(R, Y, W), W >= 1500.
 s3306_a_1_A(R, Y, W) :- nondomestic_wages(R, Y0, W), W >= 1500, Y is Y0 + 1, calendar_year(Y).
-nondomestic_wages(R, Y, W) :- wage_item(R, _, Y, _, _), aggregate_all(sum(A), nondomestic_wage(R, Y, A), W).
-nondomestic_wage(R, Y, A) :- wage_item(R, _, Y, X, A), \+ domestic_item(X).
+nondomestic_wages(R, Y, W) :- wage_item(R, _, Y, _, _), aggregate_all(sum(A), nondomestic_wage(R, Y, _, A), W).
+nondomestic_wage(R, Y, X, A) :- wage_item(R, _, Y, X, A), \+ domestic_item(X).
 domestic_item(P) :- payment(P), purpose(P, S), domestic(S).
 domestic_item(S) :- domestic(S).
 
@@ -245,8 +246,8 @@ s3306_a_1(R, Y, _) :- s3306_a_1_B(R, Y).
 % s3306_a_2_A(Employer, Year, Wages)
 s3306_a_2_A(R, Y, W) :- agricultural_wages(R, Y, W), W >= 20000.
 s3306_a_2_A(R, Y, W) :- agricultural_wages(R, Y0, W), W >= 20000, Y is Y0 + 1, calendar_year(Y).
-agricultural_wages(R, Y, W) :- employer_year(R, Y), aggregate_all(sum(A), agricultural_pay(R, Y, A), W), W > 0.
-agricultural_pay(R, Y, A) :- paid_for(P, S, R, _), agricultural(S), amount(P, A), start(P, D), Y is year(D).
+agricultural_wages(R, Y, W) :- employer_year(R, Y), aggregate_all(sum(A), agricultural_pay(R, Y, _, A), W), W > 0.
+agricultural_pay(R, Y, P, A) :- paid_for(P, S, R, _), agricultural(S), amount(P, A), start(P, D), Y is year(D).
 % §3306(a)(2)(B): at least 5 individuals in agricultural labor on each of
 % some 10 days, in different calendar weeks. s3306_a_2_B(Employer, Year)
 s3306_a_2_B(R, Y) :- farm_weeks(R, Y, N), N >= 10.

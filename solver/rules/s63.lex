@@ -81,8 +81,7 @@ s63_c_3(P, A, Y) :- taxpayer_year(P, Y), aggregate_all(sum(X), s63_f_amount(P, _
 % earned income.
 % s63_c_5(Individual, Other taxpayer, Year, Limit)
 s63_c_5(X, O, Y, L) :- entitled_151(O, X, Y), O \== X, earned_income(X, Y, E), L is max(500, 250 + E).
-earned_income(X, Y, E) :- individual(X), calendar_year(Y), aggregate_all(sum(A), earned_item(X, Y, A), E).
-earned_item(X, Y, A) :- income_item(X, Y, _, A).
+earned_income(X, Y, E) :- individual(X), calendar_year(Y), aggregate_all(sum(A), income_item(X, Y, _, A), E).
 
 % §63(c)(6): the standard deduction is zero for (A) a married individual
 % filing separately where either spouse itemizes, (B) a nonresident alien,

@@ -20,7 +20,7 @@ s7703_a_2(P, Spouse, M, Sep, Y) :- legally_separated(P, Spouse, M, Sep, D), cale
 s7703_b_1(P, Spouse, H, C, N, Y) :- s7703_a_1(P, Spouse, _, _, Y), \+ joint_return_for(P, Spouse, Y),
     maintains_home_place(P, H, Y), child_of(C, P), abode_days(C, H, Y, N), year_length(Y, L), N * 2 > L,
     entitled_151(P, C, Y).
-maintains_home_place(P, H, Y) :- lives_during(P, H, Y), upkeep_paid(P, H, Y, _).
+maintains_home_place(P, H, Y) :- lives_during(P, H, Y), upkeep_paid(P, H, Y, _, _).
 child_of(C, P) :- parent_rel(P, C, _).
 child_of(C, P) :- stepchild_rel(C, P, _).
 
