@@ -158,6 +158,9 @@ employment_day(R, E, D) :- s3306_c(_, R, E, _, D, _), D == D.
 % Remuneration for employment, before the exceptions.
 remuneration(P, S, R, E, A) :- paid_for(P, S, R, E), employment(S, R, E), amount(P, A).
 remuneration(P, S, R, E, A) :- payment(P), purpose(P, S), agent(P, R), beneficiary(P, E), employment(S, R, E), amount(P, A).
+% Paid into a plan for the employee, for his work.
+remuneration(P, S, R, E, A) :- payment(P), purpose(P, S), agent(P, R), patient(P, F), plan(F), beneficiary(F, E),
+    employment(S, R, E), amount(P, A).
 
 % §3306(b)(2): payments under a plan for employees, on account of (A)
 % sickness or accident disability, or (C) death. s3306_b_2_A(Plan or payment)
@@ -225,7 +228,9 @@ total_wages(R, Y, W) :- total_wages_employer(R, W, S, _), Y is year(S).
 s3306_a_1_A(R, Y, W) :- nondomestic_wages(R, Y, W), W >= 1500.
 s3306_a_1_A(R, Y, W) :- nondomestic_wages(R, Y0, W), W >= 1500, Y is Y0 + 1, calendar_year(Y).
 nondomestic_wages(R, Y, W) :- wage_item(R, _, Y, _, _), aggregate_all(sum(A), nondomestic_wage(R, Y, _, A), W).
-nondomestic_wage(R, Y, X, A) :- wage_item(R, _, Y, X, A), \+ domestic_item(X).
+% Neither domestic service ((a)(1), last sentence) nor agricultural labor,
+% for which (a)(2) defines the employer.
+nondomestic_wage(R, Y, X, A) :- wage_item(R, _, Y, X, A), \+ domestic_item(X), \+ agricultural_item(X).
 domestic_item(P) :- payment(P), purpose(P, S), domestic(S).
 domestic_item(S) :- domestic(S).
 
@@ -244,10 +249,14 @@ s3306_a_1(R, Y, _) :- s3306_a_1_B(R, Y).
 
 % §3306(a)(2)(A): paid wages of $20,000 or more for agricultural labor.
 % s3306_a_2_A(Employer, Year, Wages)
+% (Wages as (b) defines them: at most $7,000 a year for each individual.)
 s3306_a_2_A(R, Y, W) :- agricultural_wages(R, Y, W), W >= 20000.
 s3306_a_2_A(R, Y, W) :- agricultural_wages(R, Y0, W), W >= 20000, Y is Y0 + 1, calendar_year(Y).
-agricultural_wages(R, Y, W) :- employer_year(R, Y), aggregate_all(sum(A), agricultural_pay(R, Y, _, A), W), W > 0.
-agricultural_pay(R, Y, P, A) :- paid_for(P, S, R, _), agricultural(S), amount(P, A), start(P, D), Y is year(D).
+agricultural_wages(R, Y, W) :- farm_wages_to(R, _, Y, _), aggregate_all(sum(A), farm_wages_to(R, _, Y, A), W).
+farm_wage(R, E, Y, X, A) :- wage_item(R, E, Y, X, A), agricultural_item(X).
+farm_wages_to(R, E, Y, W) :- farm_wage(R, E, Y, _, _), aggregate_all(sum(A), farm_wage(R, E, Y, _, A), T), W is min(T, 7000).
+agricultural_item(P) :- payment(P), purpose(P, S), agricultural(S).
+agricultural_item(S) :- agricultural(S).
 % §3306(a)(2)(B): at least 5 individuals in agricultural labor on each of
 % some 10 days, in different calendar weeks. s3306_a_2_B(Employer, Year)
 s3306_a_2_B(R, Y) :- farm_weeks(R, Y, N), N >= 10.

@@ -122,7 +122,6 @@ s63_f_2_B(P, S, Y) :- spouse_exemption_151(P, S, Y), blind_at_close(S, Y).
 s63_f_2_B(P, Y) :- s63_f_2_B(P, _, Y).
 spouse_exemption_151(P, S, Y) :- s151_b_applies(P, S, Y).
 spouse_exemption_151(P, S, Y) :- spouse_exemption(P, S, Y).
-spouse_exemption_151(P, S, Y) :- joint_return_for(P, S, Y).
 
 % §63(f)(3): $750 instead of $600 for an individual not married and not a
 % surviving spouse. s63_f_3(Taxpayer, Year, Amount)
