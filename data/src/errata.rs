@@ -42,6 +42,12 @@ pub const ERRATA: &[Erratum] = &[
         replace: "amount_(alice_pays_insurance,5322).",
         why: "the text states $5322 paid into health insurance",
     },
+    Erratum {
+        case: "s152_d_2_E_pos",
+        find: "agent_(alice_and_bob,bob).",
+        replace: "agent_(alice_and_bob,charlie).",
+        why: "the text states that Charlie, not Bob, is Alice's father",
+    },
 ];
 
 /// Applies the errata of `case` to `source`; returns the corrected text and
