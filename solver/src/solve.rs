@@ -205,9 +205,12 @@ impl Solver {
             collect_years(&tuple, &mut years);
             loaded.db.insert(pred, &tuple);
         }
+        // Years the query asks about; they bound the years the rules range
+        // over (demand), with the fact years as the fallback.
+        let mut asked_years: Vec<i64> = Vec::new();
         match &ir.query {
             Some(Query::Tax { person, year }) => {
-                years.push(*year);
+                asked_years.push(*year);
                 let p = Val::Sym(loaded.symbols.intern(person));
                 loaded.db.insert(self.mentioned, &[p]);
             }
@@ -222,7 +225,7 @@ impl Solver {
                                         // rules that compute from a given amount.
                                         loaded.db.insert(self.asked_number, &[Val::Int(*n)]);
                                         if is_year(*n) {
-                                            years.push(*n);
+                                            asked_years.push(*n);
                                         }
                                     }
                                     Term::Value(v @ Value::List(_)) => {
@@ -231,7 +234,7 @@ impl Solver {
                                     }
                                     Term::Value(Value::Date(d)) => {
                                         loaded.db.insert(self.asked_date, &[Val::Date(*d)]);
-                                        years.push(chrono::Datelike::year(d) as i64)
+                                        asked_years.push(chrono::Datelike::year(d) as i64)
                                     }
                                     Term::Value(Value::Name(n)) => {
                                         let v = Val::Sym(loaded.symbols.intern(n));
@@ -241,15 +244,18 @@ impl Solver {
                                 }
                             }
                         }
-                        Goal::FirstDay { year, .. } => years.push(*year),
+                        Goal::FirstDay { year, .. } => asked_years.push(*year),
                         _ => {}
                     }
                 }
             }
             None => {}
         }
-        if let (Some(&lo), Some(&hi)) = (years.iter().min(), years.iter().max()) {
-            for y in (lo - 1)..=(hi + 1) {
+        // The statutes look back at most two years (§2(a)(1)(A)) and one
+        // more for the year before that (§3306(a)).
+        let (span, back) = if asked_years.is_empty() { (&years, 1) } else { (&asked_years, YEARS_BACK) };
+        if let (Some(&lo), Some(&hi)) = (span.iter().min(), span.iter().max()) {
+            for y in (lo - back)..=(hi + 1) {
                 loaded.db.insert(self.calendar_year, &[Val::Int(y)]);
             }
         }
@@ -392,6 +398,9 @@ fn max_var(body: &[Literal]) -> usize {
     }
     m
 }
+
+/// How many years before the asked ones the rules may need.
+const YEARS_BACK: i64 = 3;
 
 fn is_year(y: i64) -> bool {
     (1900..=2200).contains(&y)
