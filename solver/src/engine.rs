@@ -238,6 +238,28 @@ pub fn run(
     (StopReason::Saturated, report)
 }
 
+/// Naive evaluation, the reference for semi-naive: every round re-runs
+/// every rule of the stratum over whole relations until nothing is new.
+pub fn run_naive(program: &Program, strata: &[Stratum], db: &mut Database, limits: Limits) -> StopReason {
+    for (s, stratum) in strata.iter().enumerate() {
+        let mut rounds = 0;
+        loop {
+            let mut new = Vec::new();
+            for &r in &stratum.rules {
+                eval_rule(program, &program.rules[r], db, None, &mut new);
+            }
+            if commit(db, &mut new) == 0 {
+                break;
+            }
+            rounds += 1;
+            if rounds >= limits.max_rounds {
+                return StopReason::RoundLimit { stratum: s };
+            }
+        }
+    }
+    StopReason::Saturated
+}
+
 fn commit(db: &mut Database, new: &mut Vec<(PredId, Box<[Val]>)>) -> usize {
     let n = new.drain(..).filter(|(p, t)| db.insert(*p, t)).count();
     n

@@ -1,0 +1,127 @@
+//! Unit tests per section: small cases written for lexlog (not SARA's),
+//! each subsection on its positive and its negative side. Cases are written
+//! in the IR's linear form.
+
+use lexlog_data::linear;
+use lexlog_solver::{Prediction, Solver};
+use std::sync::OnceLock;
+
+fn solver() -> &'static Solver {
+    static S: OnceLock<Solver> = OnceLock::new();
+    S.get_or_init(|| Solver::new().unwrap())
+}
+
+fn solve(src: &str) -> Prediction {
+    let ir = linear::parse(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
+    solver().solve("unit", &ir).unwrap_or_else(|e| panic!("{e}\n{src}")).prediction
+}
+
+/// `holds!(name, facts, query)` and `fails!(…)`: entailment on each side;
+/// `owes!(name, facts, person year, dollars)`: a tax case.
+macro_rules! holds {
+    ($name:ident, $facts:expr, $query:expr) => {
+        #[test]
+        fn $name() {
+            assert_eq!(solve(&format!("{}\nquery {}\n", $facts, $query)), Prediction::Entailment);
+        }
+    };
+}
+macro_rules! fails {
+    ($name:ident, $facts:expr, $query:expr) => {
+        #[test]
+        fn $name() {
+            assert_eq!(solve(&format!("{}\nquery {}\n", $facts, $query)), Prediction::Contradiction);
+        }
+    };
+}
+macro_rules! owes {
+    ($name:ident, $facts:expr, $query:expr, $dollars:expr) => {
+        #[test]
+        fn $name() {
+            assert_eq!(solve(&format!("{}\nquery tax {}\n", $facts, $query)), Prediction::Dollars($dollars));
+        }
+    };
+}
+
+// -- §7703 ------------------------------------------------------------------
+const WED: &str = "marriage m1 agent=ann agent=ben start=2010-06-01";
+holds!(s7703_a_1_married_at_close, WED, "s7703_a_1 ann _ _ _ 2012");
+fails!(s7703_a_1_before_the_wedding, WED, "s7703_a_1 ann _ _ _ 2009");
+holds!(s7703_a_1_at_death, format!("{WED}\ndeath d1 agent=ben start=2014-03-02"), "s7703_a_1 ann ben _ 2014-03-02 2014");
+fails!(s7703_a_1_widowed, format!("{WED}\ndeath d1 agent=ben start=2014-03-02"), "s7703_a_1 ann _ _ _ 2015");
+holds!(s7703_a_2_decree, format!("{WED}\nlegal_separation l1 patient=m1 agent=\"decree of separate maintenance\" start=2013-05-05"), "s7703_a_2 ann _ _ _ 2014");
+fails!(s7703_a_2_before_decree, format!("{WED}\nlegal_separation l1 patient=m1 agent=\"decree of separate maintenance\" start=2013-05-05"), "s7703_a_2 ann _ _ _ 2012");
+holds!(s7703_married, WED, "s7703 ann ben _ _ _ _ _ _ 2011");
+fails!(s7703_not_married_after_decree, format!("{WED}\nlegal_separation l1 patient=m1 agent=\"decree of divorce\" start=2013-05-05"), "s7703 ann _ _ _ _ _ _ _ 2014");
+
+// -- §152 -------------------------------------------------------------------
+// (Ann earns, so that she is nobody's qualifying relative herself.)
+const KID: &str = "son k1 agent=cid patient=ann start=2009-02-10\nresidence r1 agent=ann agent=cid patient=flat start=2009-02-10\nfor Y in 2009..2020 {\n  income i_{Y} agent=ann amount=30000 start=last_day(Y)\n}";
+holds!(s152_c_2_son, KID, "s152_c_2 cid ann _ _");
+fails!(s152_c_2_parent_is_no_child, KID, "s152_c_2 ann cid _ _");
+holds!(s152_c_1_qualifying_child, KID, "s152_c_1 cid ann 2015");
+fails!(s152_c_1_too_old, KID, "s152_c_1 cid ann 2035");
+holds!(s152_c_3_young, KID, "s152_c_3 cid ann 2020");
+fails!(s152_c_1_B_moved_out, "son k1 agent=cid patient=ann start=2009-02-10\nresidence r1 agent=ann patient=flat start=2009-02-10\nresidence r2 agent=cid patient=flat start=2009-02-10 end=2016-02-01", "s152_c_1_B cid _ ann _ _ 2016");
+holds!(s152_a_dependent, KID, "s152_a cid ann 2015 _ _");
+fails!(s152_b_2_no_joint_return, KID, "s152_b_2 _ _ cid 2015");
+holds!(s152_b_2_joint_return, format!("{KID}\njoint_return j1 agent=cid agent=dee start=2015-01-01 end=2015-12-31"), "s152_b_2 _ _ cid 2015");
+holds!(s152_d_2_C_parent, "father f1 agent=gus patient=ann", "s152_d_2_C gus ann _ _");
+fails!(s152_d_2_C_not_parent, "brother b1 agent=gus patient=ann", "s152_d_2_C gus ann _ _");
+holds!(s152_d_2_F_aunt, "father f1 agent=gus patient=ann\nsister s1 agent=hal patient=gus", "s152_d_2_F hal ann _ _ _");
+holds!(s152_d_2_G_in_law, "father f1 agent=gus patient=ben\nmarriage m1 agent=ann agent=ben start=2001-01-01", "s152_d_2_G ann gus _ _");
+holds!(s152_d_1_B_no_income, "father f1 agent=gus patient=ann", "s152_d_1_B gus 2016");
+fails!(s152_d_1_B_income, "father f1 agent=gus patient=ann\nincome i1 agent=gus amount=900 start=2016-06-30", "s152_d_1_B gus 2016");
+
+// -- §151 -------------------------------------------------------------------
+holds!(s151_b_self, "income i1 agent=ann amount=50000 start=2016-12-31", "s151_b ann ann 2000 2016");
+holds!(s151_b_spouse, format!("{WED}\nincome i1 agent=ann amount=50000 start=2016-12-31"), "s151_b ann ben _ 2016");
+fails!(s151_b_spouse_with_income, format!("{WED}\nincome i1 agent=ben amount=100 start=2016-12-31"), "s151_b ann ben _ 2016");
+holds!(s151_c_dependent, KID, "s151_c ann cid 2000 2015");
+holds!(s151_d_5_zero, "income i1 agent=ann amount=50000 start=2019-12-31", "s151_d_5 0 2019");
+fails!(s151_d_5_before_2018, "income i1 agent=ann amount=50000 start=2016-12-31", "s151_d_5 0 2016");
+holds!(s151_d_3_B_phaseout, "income i1 agent=ann amount=262600 start=2016-12-31", "s151_d_3_B 12 ann _ 2016 _");
+
+// -- §2 ---------------------------------------------------------------------
+const WIDOW: &str = "marriage m1 agent=ann agent=ben start=2000-01-01\ndeath d1 agent=ben start=2014-05-01\nson k1 agent=cid patient=ann patient=ben start=2008-03-03\nresidence r1 agent=ann agent=cid patient=flat start=2008-03-03\nfor Y in 2008..2020 {\n  payment p_{Y} agent=ann amount=10 purpose=flat start=first_day(Y) end=last_day(Y)\n  income i_{Y} agent=ann amount=30000 start=last_day(Y)\n}";
+holds!(s2_a_1_A_recent_death, WIDOW, "s2_a_1_A ann _ _ 2016");
+fails!(s2_a_1_A_old_death, WIDOW, "s2_a_1_A ann _ _ 2017");
+holds!(s2_a_surviving_spouse, WIDOW, "s2_a ann _ _ _ 2015");
+fails!(s2_a_2_A_remarried, format!("{WIDOW}\nmarriage m2 agent=ann agent=eve start=2015-08-08"), "s2_a ann _ _ _ 2015");
+holds!(s2_b_head_of_household, WIDOW, "s2_b ann _ _ 2017");
+fails!(s2_b_not_while_surviving_spouse, WIDOW, "s2_b ann _ _ 2015");
+holds!(s2_b_3_A_nonresident_alien, "nonresident_alien n1 agent=ann start=2013-01-01 end=2013-03-01", "s2_b_3_A ann 2013");
+fails!(s2_b_3_A_resident, "nonresident_alien n1 agent=ann start=2013-01-01 end=2013-03-01", "s2_b_3_A ann 2014");
+
+// -- §63, §68, §1 -----------------------------------------------------------
+holds!(s63_c_2_C_other_case, "income i1 agent=ann amount=1 start=2016-12-31", "s63_c_2_C 2016 3000");
+holds!(s63_c_7_ii_later_years, "income i1 agent=ann amount=1 start=2020-12-31", "s63_c_7_ii 2020 12000");
+holds!(s63_f_1_A_aged, "birth b1 agent=ann start=1940-01-01", "s63_f_1_A ann 2016");
+fails!(s63_f_1_A_young, "birth b1 agent=ann start=1980-01-01", "s63_f_1_A ann 2016");
+holds!(s63_f_2_A_blind, "blindness b1 agent=ann start=2001-01-01", "s63_f_2_A ann 2016");
+holds!(s68_b_1_C_single, "income i1 agent=ann amount=1 start=2016-12-31", "s68_b_1_C ann 250000 2016");
+holds!(s68_f_later_years, "income i1 agent=ann amount=1 start=2019-12-31", "s68_f 2019");
+holds!(s1_c_ii_bracket, "income i1 agent=ann amount=1 start=2016-12-31", "s1_c_ii 30000 5527");
+fails!(s1_c_ii_outside_bracket, "income i1 agent=ann amount=1 start=2016-12-31", "s1_c_ii 20000 3000");
+
+// Single, 2016: 40000 - 3000 standard - 2000 exemption = 35000 taxable;
+// §1(c): 3315 + 28% of 12900 = 6927.
+owes!(tax_single_filer, "income i1 agent=ann amount=40000 start=2016-12-31", "ann 2016", 6927);
+// Joint, 2016: 60000 - 6000 - 2 x 2000 = 50000; §1(a): 5535 + 28% of 13100 = 9203.
+owes!(tax_joint_return, format!("{WED}\nincome i1 agent=ann amount=60000 start=2016-12-31\njoint_return j1 agent=ann agent=ben start=2016-01-01 end=2016-12-31"), "ann 2016", 9203);
+// 2019: 20000 - 12000 standard, no exemptions = 8000; 15% = 1200.
+owes!(tax_after_2017, "income i1 agent=ann amount=20000 start=2019-12-31", "ann 2019", 1200);
+
+// -- §3306, §3301 -----------------------------------------------------------
+const SHOP: &str = "service w1 agent=joe patient=ann start=2016-03-01 end=2016-11-30\npayment p1 agent=ann patient=joe purpose=w1 amount=9000 start=2016-11-30";
+holds!(s3306_c_employment, SHOP, "s3306_c w1 ann joe _ _ _");
+fails!(s3306_c_5_not_family, SHOP, "s3306_c_5 w1 ann joe _");
+holds!(s3306_c_5_parent, format!("{SHOP}\nfather f1 agent=joe patient=ann"), "s3306_c_5 w1 ann joe _");
+holds!(s3306_a_1_A_employer, SHOP, "s3306_a_1_A ann 2016 _");
+holds!(s3306_a_1_A_next_year, SHOP, "s3306_a_1_A ann 2017 _");
+fails!(s3306_a_1_A_two_years_later, SHOP, "s3306_a_1_A ann 2018 _");
+holds!(s3306_b_capped_wages, SHOP, "s3306_b 9000 p1 w1 ann joe _ _ _ _ ann joe");
+// 6% of the first $7,000.
+holds!(s3301_excise, SHOP, "s3301 ann 2016 7000 420");
+holds!(s3306_b_11_in_kind_farm_pay, "service w1 agent=joe patient=ann purpose=\"agricultural labor\" start=2016-03-01\npayment p1 agent=ann patient=joe purpose=w1 amount=900 means=\"hay\" start=2016-11-30", "s3306_b_11 p1 w1");
+fails!(s3306_b_11_cash, "service w1 agent=joe patient=ann purpose=\"agricultural labor\" start=2016-03-01\npayment p1 agent=ann patient=joe purpose=w1 amount=900 means=\"cash\" start=2016-11-30", "s3306_b_11 p1 w1");
