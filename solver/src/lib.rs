@@ -2,14 +2,17 @@
 //! aggregates and date arithmetic, the statute rules written in the lexlog
 //! rule language, and an e-graph for consistency and explained arithmetic.
 
+pub mod check;
 pub mod engine;
 mod error;
 pub mod lang;
+pub mod money;
 pub mod program;
 pub mod solve;
 pub mod stratify;
 pub mod value;
 
+pub use check::{Inconsistency, InconsistencyKind};
 pub use engine::{Database, Limits, StopReason};
 pub use error::SolverError;
 pub use lang::Program;

@@ -125,3 +125,53 @@ holds!(s3306_b_capped_wages, SHOP, "s3306_b 9000 p1 w1 ann joe _ _ _ _ ann joe")
 holds!(s3301_excise, SHOP, "s3301 ann 2016 7000 420");
 holds!(s3306_b_11_in_kind_farm_pay, "service w1 agent=joe patient=ann purpose=\"agricultural labor\" start=2016-03-01\npayment p1 agent=ann patient=joe purpose=w1 amount=900 means=\"hay\" start=2016-11-30", "s3306_b_11 p1 w1");
 fails!(s3306_b_11_cash, "service w1 agent=joe patient=ann purpose=\"agricultural labor\" start=2016-03-01\npayment p1 agent=ann patient=joe purpose=w1 amount=900 means=\"cash\" start=2016-11-30", "s3306_b_11 p1 w1");
+
+// -- Consistency checks ----------------------------------------------------
+mod checks {
+    use super::solver;
+    use lexlog_data::linear;
+    use lexlog_solver::InconsistencyKind::{self, *};
+
+    fn kinds(src: &str) -> Vec<InconsistencyKind> {
+        let ir = linear::parse(src).unwrap();
+        solver().check(&ir).into_iter().map(|i| i.kind).collect()
+    }
+
+    #[test]
+    fn a_consistent_case_has_no_findings() {
+        assert_eq!(kinds("income i1 agent=ann amount=40000 start=2016-12-31\nquery tax ann 2016\n"), vec![]);
+    }
+
+    #[test]
+    fn two_amounts_for_one_payment_conflict() {
+        let k = kinds("payment p1 agent=ann amount=10 amount=20 start=2016-01-01\nquery tax ann 2016\n");
+        assert!(k.contains(&FunctionalConflict), "{k:?}");
+    }
+
+    #[test]
+    fn two_births_conflict() {
+        let k = kinds("birth b1 agent=ann start=1980-01-01\nbirth b2 agent=ann start=1981-01-01\nquery s63_f_1_A ann 2016\n");
+        assert!(k.contains(&FunctionalConflict), "{k:?}");
+    }
+
+    #[test]
+    fn types_dates_and_references() {
+        let k = kinds("income i1 agent=ann amount=\"lots\" start=2016-12-31 end=2016-01-01\nevent zz start=2016-01-01\nquery tax bob 2016\n");
+        for want in [WrongType, EndBeforeStart, DanglingReference, QueryArgumentAbsent] {
+            assert!(k.contains(&want), "{want:?} missing from {k:?}");
+        }
+        let k = kinds("income i1 agent=ann amount=5 start=\"2017-02-30\"\nquery tax ann 2017\n");
+        assert!(k.contains(&InvalidDate), "{k:?}");
+    }
+
+    #[test]
+    fn unknown_predicates_and_arities() {
+        assert!(kinds("s9999_q ann 2016\nquery s1_c ann 2016 _ 5\n").contains(&UnknownPredicate));
+        assert!(kinds("income i1 agent=ann amount=5 start=2016-12-31\nquery s1_c ann 2016\n").contains(&WrongArity));
+    }
+
+    #[test]
+    fn nothing_derivable_for_a_tax_query_without_income() {
+        assert!(kinds("query tax ann 2016\n").contains(&QueryArgumentAbsent));
+    }
+}

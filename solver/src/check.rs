@@ -1,0 +1,259 @@
+//! Consistency checks over a case's facts, for the bridge to rank parser
+//! beams: each finding is a typed [`Inconsistency`] naming the fact.
+//!
+//! Functional attributes (an event's start, end and amount, a person's
+//! birth) are e-graph functions: every stated value is unioned with the
+//! attribute's node, so two different values for one attribute end up as
+//! two distinct constants in one e-class, a functional conflict.
+
+use crate::solve::Solver;
+use egg::{EGraph, Id, SymbolLang};
+use lexlog_data::{expand, CaseIr, EventKind, Goal, GroundFact, Query, Role, Term, Value};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InconsistencyKind {
+    /// A predicate no rule defines.
+    UnknownPredicate,
+    /// A predicate used with an arity the rules do not know.
+    WrongArity,
+    /// A role value of the wrong type (a start that is no date, …).
+    WrongType,
+    /// A date that does not exist (2017-02-30).
+    InvalidDate,
+    EndBeforeStart,
+    /// Two values for an attribute that has one.
+    FunctionalConflict,
+    /// Roles of an event that no fact declares.
+    DanglingReference,
+    /// A name the query asks about that the facts never mention.
+    QueryArgumentAbsent,
+    /// The solver derives no answer for the query.
+    NothingDerivable,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Inconsistency {
+    pub kind: InconsistencyKind,
+    /// The fact or query part at fault, in words.
+    pub detail: String,
+}
+
+fn finding(kind: InconsistencyKind, detail: impl Into<String>) -> Inconsistency {
+    Inconsistency { kind, detail: detail.into() }
+}
+
+fn show(t: &Term) -> String {
+    match t {
+        Term::Value(Value::Name(n)) | Term::Value(Value::Text(n)) => n.clone(),
+        Term::Value(Value::Int(i)) => i.to_string(),
+        Term::Value(Value::Date(d)) => d.to_string(),
+        Term::Any => "_".into(),
+        other => format!("{other:?}"),
+    }
+}
+
+fn looks_like_date(s: &str) -> bool {
+    s.len() == 10 && s.bytes().enumerate().all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() })
+}
+
+impl Solver {
+    /// Every inconsistency found in `ir`; empty for a consistent case.
+    pub fn check(&self, ir: &CaseIr) -> Vec<Inconsistency> {
+        use InconsistencyKind::*;
+        let mut out = Vec::new();
+        let ground = match expand(&ir.facts) {
+            Ok(g) => g,
+            Err(e) => return vec![finding(WrongType, e.to_string())],
+        };
+        let mut events: HashSet<String> = HashSet::new();
+        let mut mentioned: HashSet<String> = HashSet::new();
+        for f in &ground {
+            // An event is declared by its type, or by naming it in a stated
+            // predicate (SARA states `s3306_b(…, bob_works, …)`).
+            match f {
+                GroundFact::Type { id: Term::Value(Value::Name(n)), .. } => {
+                    events.insert(n.clone());
+                }
+                GroundFact::Assert { args, .. } => {
+                    for a in args {
+                        if let Term::Value(Value::Name(n)) = a {
+                            events.insert(n.clone());
+                        }
+                    }
+                }
+                _ => {}
+            }
+            let terms: Vec<&Term> = match f {
+                GroundFact::Type { id, .. } => vec![id],
+                GroundFact::Role { event, value, .. } => vec![event, value],
+                GroundFact::Assert { args, .. } => args.iter().collect(),
+            };
+            for t in terms {
+                if let Term::Value(Value::Name(n) | Value::Text(n)) = t {
+                    mentioned.insert(n.clone());
+                }
+            }
+        }
+
+        // Roles: types, dates, dangling events; and the e-graph of
+        // functional attributes.
+        let mut egraph: EGraph<SymbolLang, ()> = EGraph::default();
+        let mut recurring: HashSet<String> = HashSet::new();
+        let mut starts: HashMap<String, usize> = HashMap::new();
+        for f in &ground {
+            if let GroundFact::Role { event: Term::Value(Value::Name(e)), role: Role::Start, .. } = f {
+                *starts.entry(e.clone()).or_default() += 1;
+            }
+        }
+        for f in &ir.facts {
+            if let lexlog_data::Fact::ForEach(fe) = f {
+                for b in &fe.body {
+                    if let lexlog_data::Fact::Event(ev) = b {
+                        if ev.kind.is_none() && ev.roles.iter().any(|(r, _)| *r == Role::Start) {
+                            recurring.insert(show(&ev.id));
+                        }
+                    }
+                }
+            }
+        }
+        let mut attrs: BTreeMap<(String, Role), Vec<String>> = BTreeMap::new();
+        for f in &ground {
+            let GroundFact::Role { event, role, value } = f else { continue };
+            let ev = show(event);
+            if let Term::Value(Value::Name(n)) = event {
+                if !events.contains(n) {
+                    out.push(finding(DanglingReference, format!("{role} of {n}, which no fact declares")));
+                }
+            }
+            match (role, value) {
+                (Role::Start | Role::End, Term::Value(Value::Text(s))) if looks_like_date(s) => {
+                    out.push(finding(InvalidDate, format!("{role} of {ev} is {s}")));
+                }
+                (Role::Start | Role::End, Term::Value(Value::Date(_)) | Term::Any | Term::Window { .. }) => {}
+                (Role::Start | Role::End, v) => out.push(finding(WrongType, format!("{role} of {ev} is {}, not a date", show(v)))),
+                (Role::Amount, Term::Value(Value::Int(_)) | Term::Any) => {}
+                (Role::Amount, v) => out.push(finding(WrongType, format!("amount of {ev} is {}, not a number", show(v)))),
+                (Role::Agent | Role::Patient | Role::Beneficiary, Term::Value(Value::Int(_) | Value::Date(_))) => {
+                    out.push(finding(WrongType, format!("{role} of {ev} is {}, not a participant", show(value))))
+                }
+                _ => {}
+            }
+            let functional = matches!(role, Role::End | Role::Amount) || (*role == Role::Start && !recurring.contains(&ev));
+            if functional && matches!(value, Term::Value(_)) && !matches!(event, Term::Any) {
+                attrs.entry((ev, *role)).or_default().push(show(value));
+            }
+        }
+        // A person's birth is functional too.
+        let births: Vec<(String, String)> = ground
+            .iter()
+            .filter_map(|f| match f {
+                GroundFact::Role { event, role: Role::Agent, value } => Some((show(event), show(value))),
+                _ => None,
+            })
+            .filter(|(e, _)| ground.iter().any(|g| matches!(g, GroundFact::Type { kind: EventKind::Birth, id } if show(id) == *e)))
+            .collect();
+        for (e, person) in births {
+            for f in &ground {
+                if let GroundFact::Role { event, role: Role::Start, value: v @ Term::Value(_) } = f {
+                    if show(event) == e {
+                        attrs.entry((format!("born:{person}"), Role::Start)).or_default().push(show(v));
+                    }
+                }
+            }
+        }
+        let mut nodes: Vec<((String, Role), Id)> = Vec::new();
+        for ((owner, role), values) in &attrs {
+            let owner_id = egraph.add(SymbolLang::leaf(owner.as_str()));
+            let attr = egraph.add(SymbolLang::new(role.as_str(), vec![owner_id]));
+            for v in values {
+                let c = egraph.add(SymbolLang::leaf(format!("={v}")));
+                egraph.union(attr, c);
+            }
+            nodes.push(((owner.clone(), *role), attr));
+        }
+        egraph.rebuild();
+        for ((owner, role), id) in nodes {
+            let mut constants: Vec<String> = egraph[id]
+                .nodes
+                .iter()
+                .filter(|n| n.children.is_empty())
+                .map(|n| n.op.to_string())
+                .filter_map(|s| s.strip_prefix('=').map(String::from))
+                .collect();
+            constants.sort();
+            constants.dedup();
+            if constants.len() > 1 {
+                let what = owner.strip_prefix("born:").map_or_else(|| format!("{role} of {owner}"), |p| format!("birth of {p}"));
+                out.push(finding(FunctionalConflict, format!("{what} is both {}", constants.join(" and "))));
+            }
+        }
+
+        // End before start.
+        let mut first_start: HashMap<String, chrono::NaiveDate> = HashMap::new();
+        for f in &ground {
+            if let GroundFact::Role { event, role: Role::Start, value: Term::Value(Value::Date(d)) } = f {
+                let e = first_start.entry(show(event)).or_insert(*d);
+                *e = (*e).min(*d);
+            }
+        }
+        for f in &ground {
+            if let GroundFact::Role { event, role: Role::End, value: Term::Value(Value::Date(d)) } = f {
+                if first_start.get(&show(event)).is_some_and(|s| d < s) {
+                    out.push(finding(EndBeforeStart, format!("{} ends on {d}, before it starts", show(event))));
+                }
+            }
+        }
+
+        // Predicates and their arities.
+        let mut preds: Vec<(String, usize)> = ground
+            .iter()
+            .filter_map(|f| match f {
+                GroundFact::Assert { pred, args } => Some((pred.as_str().to_string(), args.len())),
+                _ => None,
+            })
+            .collect();
+        let mut query_names = Vec::new();
+        if let Some(Query::Holds { goals }) = &ir.query {
+            for g in goals {
+                if let Goal::Holds(a) = g {
+                    preds.push((a.pred.as_str().to_string(), a.args.len()));
+                    query_names.extend(a.args.iter().filter_map(|t| match t {
+                        Term::Value(Value::Name(n)) => Some(n.clone()),
+                        _ => None,
+                    }));
+                }
+            }
+        }
+        if let Some(Query::Tax { person, .. }) = &ir.query {
+            query_names.push(person.clone());
+        }
+        preds.sort();
+        preds.dedup();
+        for (name, arity) in preds {
+            // Known to the rules as derived, or read as stated.
+            if self.program.find(&name, arity).is_some() || self.program.find(&format!("stated_{name}"), arity).is_some() {
+                continue;
+            }
+            let known: Vec<usize> = self.program.preds.iter().filter(|p| p.name == name).map(|p| p.arity).collect();
+            if known.is_empty() {
+                out.push(finding(UnknownPredicate, format!("{name}/{arity}")));
+            } else {
+                out.push(finding(WrongArity, format!("{name}/{arity} (the rules know {name}/{known:?})")));
+            }
+        }
+        for n in query_names {
+            if !mentioned.contains(&n) {
+                out.push(finding(QueryArgumentAbsent, format!("the query names {n}, which no fact mentions")));
+            }
+        }
+        if ir.query.is_some() && out.iter().all(|i| i.kind != UnknownPredicate && i.kind != WrongArity) {
+            if let Err(e) = self.solve("check", ir) {
+                out.push(finding(NothingDerivable, e.to_string()));
+            }
+        }
+        out
+    }
+}
