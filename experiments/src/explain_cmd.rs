@@ -1,8 +1,9 @@
-//! `lexlog explain CASE`: what the solver derived for a case.
+//! `lexlog explain CASE`: which subsections apply (with their statute
+//! text), the tax arithmetic step by step, and the consistency findings.
 
 use anyhow::{bail, Context, Result};
-use lexlog_data::{statutes::StatuteNode, Dataset};
-use lexlog_solver::Solver;
+use lexlog_data::{statutes::StatuteNode, Dataset, Goal, Query, Term, Value};
+use lexlog_solver::{Prediction, Solver};
 
 #[derive(clap::Args)]
 pub struct ExplainArgs {
@@ -12,26 +13,80 @@ pub struct ExplainArgs {
     dump: Vec<String>,
 }
 
+/// Names and years the query asks about: the subsections shown are those
+/// that mention them.
+fn focus(query: &Query) -> (Vec<String>, Vec<String>) {
+    match query {
+        Query::Tax { person, year } => (vec![person.clone()], vec![year.to_string()]),
+        Query::Holds { goals } => {
+            let mut names = Vec::new();
+            let mut years = Vec::new();
+            for g in goals {
+                if let Goal::Holds(a) = g {
+                    for t in &a.args {
+                        match t {
+                            Term::Value(Value::Name(n) | Value::Text(n)) => names.push(n.clone()),
+                            Term::Value(Value::Int(y)) if (1900..2200).contains(y) => years.push(y.to_string()),
+                            Term::Value(Value::Date(d)) => years.push(chrono::Datelike::year(d).to_string()),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            (names, years)
+        }
+    }
+}
+
 pub fn run(args: ExplainArgs) -> Result<()> {
     let data = Dataset::load_default().context("loading SARA")?;
     let Some(case) = data.case(&args.case) else {
         bail!("no case named {} in {}", args.case, data.dir.display());
     };
+    let query = case.ir.query.as_ref().context("the case has no query")?;
     let solver = Solver::new()?;
     let (outcome, loaded) = solver.solve_loaded(&case.id, &case.ir)?;
     println!("# {}: {:?} (gold {})", case.id, outcome.prediction, case.answer);
-    println!("stopped: {:?}; {} rounds, {} tuples derived", outcome.stop, outcome.report.rounds, outcome.report.derived);
+    println!("{}", case.question);
+    println!("(solver stopped: {:?}; {} rounds, {} tuples derived)", outcome.stop, outcome.report.rounds, outcome.report.derived);
+
+    let (names, years) = focus(query);
     println!("\n## Subsections that apply");
     let mut nodes = Vec::new();
     data.statutes.walk(&mut nodes);
     for node in nodes.iter().filter(|n| n.id.starts_with('s')) {
         for arity in 1..=11 {
-            let rows = solver.relation(&loaded, &node.id, arity);
-            for row in &rows {
-                println!("{}({})  -- {}", node.id, row.join(", "), first_line(node));
+            for row in solver.relation(&loaded, &node.id, arity) {
+                let names_ok = names.is_empty() || row.iter().any(|c| names.contains(c));
+                let years_ok = years.is_empty() || row.iter().any(|c| years.iter().any(|y| c == y || c.starts_with(&format!("{y}-"))));
+                if names_ok && years_ok {
+                    println!("{}({})\n    {}", node.id, row.join(", "), statute_line(node));
+                }
             }
         }
     }
+
+    if let (Query::Tax { person, year }, Prediction::Dollars(d)) = (query, outcome.prediction) {
+        println!("\n## Arithmetic");
+        let ex = solver.explain_tax(&loaded, person, *year, d);
+        for s in &ex.steps {
+            let v = s.value.map_or("?".to_string(), |v| format!("${v}"));
+            println!("{:<70} {:>12}   {}", s.label, v, s.term);
+        }
+        if !ex.consistent {
+            println!("(the folded arithmetic does not reproduce the answer)");
+        }
+    }
+
+    let findings = solver.check(&case.ir);
+    println!("\n## Consistency");
+    if findings.is_empty() {
+        println!("no findings");
+    }
+    for f in findings {
+        println!("{:?}: {}", f.kind, f.detail);
+    }
+
     for spec in &args.dump {
         let (name, arity) = spec.split_once('/').context("--dump takes name/arity")?;
         let arity: usize = arity.parse().context("arity")?;
@@ -43,8 +98,11 @@ pub fn run(args: ExplainArgs) -> Result<()> {
     Ok(())
 }
 
-fn first_line(node: &StatuteNode) -> String {
-    let t = node.text.lines().next().unwrap_or_default();
-    let t: String = t.chars().take(70).collect();
-    t
+fn statute_line(node: &StatuteNode) -> String {
+    let t = node.text.replace('\n', " ");
+    if t.chars().count() > 110 {
+        format!("{}…", t.chars().take(110).collect::<String>())
+    } else {
+        t
+    }
 }

@@ -117,7 +117,7 @@ joint_return_by(A, Y) :- joint_return(E), agent(E, A), during_year(E, Y).
 % A household is named by a place, or by a residence event in that place.
 household_place(H, H) :- residence(R), patient(R, H).
 household_place(R, H) :- residence(R), patient(R, H).
-household_place(H, H) :- payment(E), purpose(E, H), \+ residence(H).
+household_place(H, H) :- payment(E), purpose(E, H), \+ event(H).
 
 % Days in year Y that X lives at place H.
 abode_days(X, H, Y, N) :- residence(R), agent(R, X), patient(R, H), days_in_year(R, Y, N).
