@@ -1,7 +1,9 @@
 //! Unit tests per section: small cases written for lexlog (not SARA's),
-#![allow(non_snake_case)] // test names carry subsection ids such as s152_d_2_C
 //! each subsection on its positive and its negative side. Cases are written
 //! in the IR's linear form.
+
+// Test names carry subsection ids such as s152_d_2_C.
+#![allow(non_snake_case)]
 
 use lexlog_data::linear;
 use lexlog_solver::{Prediction, Solver};
