@@ -126,6 +126,14 @@ fn print_list(values: &[Value], out: &mut String) {
     out.push(']');
 }
 
+/// A value as the linear form writes it (`alice`, `'two words'`, `"text"`,
+/// `1200`, `2017-01-01`, `[a, b]`).
+pub fn value_text(v: &Value) -> String {
+    let mut out = String::new();
+    print_value(v, &mut out);
+    out
+}
+
 fn print_value(v: &Value, out: &mut String) {
     match v {
         Value::Name(n) => print_name(&[Part::Lit(n.clone())], out),

@@ -3,6 +3,7 @@
 
 mod data_cmd;
 mod explain_cmd;
+mod parser_cmd;
 mod solve_cmd;
 
 use anyhow::Result;
@@ -24,6 +25,9 @@ enum Command {
     Solve(solve_cmd::SolveArgs),
     /// Show which subsections apply to a case, with the statute text.
     Explain(explain_cmd::ExplainArgs),
+    /// Inspect the parser's target representation.
+    #[command(subcommand)]
+    Parser(parser_cmd::ParserCommand),
 }
 
 fn main() -> Result<()> {
@@ -36,5 +40,6 @@ fn main() -> Result<()> {
         Command::Data(cmd) => data_cmd::run(cmd),
         Command::Solve(args) => solve_cmd::run(args),
         Command::Explain(args) => explain_cmd::run(args),
+        Command::Parser(cmd) => parser_cmd::run(cmd),
     }
 }

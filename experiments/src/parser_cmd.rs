@@ -1,0 +1,65 @@
+//! `lexlog parser …`: inspecting the parser's target representation.
+
+use anyhow::{Context, Result};
+use clap::Subcommand;
+use lexlog_data::{Dataset, Split};
+use lexlog_parser::example::Example;
+use lexlog_parser::target::{Action, Token, Vocab, UNK};
+
+#[derive(Subcommand)]
+pub enum ParserCommand {
+    /// How much of each split's gold targets the copy + vocabulary scheme
+    /// (vocabulary from the train split) can express.
+    Coverage,
+}
+
+/// Every subsection id of the statutes: the predicates a query may ask.
+pub fn statute_ids(data: &Dataset) -> Vec<String> {
+    let mut nodes = Vec::new();
+    data.statutes.walk(&mut nodes);
+    nodes.iter().filter(|n| n.id.starts_with('s')).map(|n| n.id.clone()).collect()
+}
+
+pub fn run(cmd: ParserCommand) -> Result<()> {
+    let data = Dataset::load_default().context("loading SARA")?;
+    match cmd {
+        ParserCommand::Coverage => {
+            let train: Vec<Example> = data.cases_in(Some(Split::Train)).map(Example::from_case).collect();
+            let test: Vec<Example> = data.cases_in(Some(Split::Test)).map(Example::from_case).collect();
+            let vocab = Vocab::build(train.iter().map(|e| (e.target.as_slice(), e.mentions.as_slice())), &statute_ids(&data));
+            println!("vocabulary: {} tokens (from the train split)", vocab.len());
+            for (name, set) in [("train", &train), ("test", &test)] {
+                let (mut tokens, mut values, mut copied, mut unk, mut whole) = (0, 0, 0, 0, 0);
+                let mut lengths: Vec<usize> = Vec::new();
+                let mut missing: std::collections::BTreeMap<String, usize> = Default::default();
+                for e in set.iter() {
+                    let actions = vocab.encode(&e.target, &e.mentions);
+                    lengths.push(actions.len());
+                    tokens += e.target.len();
+                    values += e.target.iter().filter(|t| matches!(t, Token::Value(_))).count();
+                    copied += actions.iter().filter(|a| matches!(a, Action::Copy(_))).count();
+                    let u = actions.iter().filter(|a| **a == Action::Vocab(UNK)).count();
+                    unk += u;
+                    whole += (u == 0) as usize;
+                    for (t, a) in e.target.iter().zip(&actions) {
+                        if *a == Action::Vocab(UNK) {
+                            *missing.entry(lexlog_parser::target::render(std::slice::from_ref(t))).or_default() += 1;
+                        }
+                    }
+                }
+                lengths.sort_unstable();
+                println!(
+                    "{name}: {} cases; {tokens} target tokens, {values} values, {copied} copied; {unk} unknown ({:.2} %); {whole} cases fully expressible; actions median {} max {}",
+                    set.len(),
+                    100.0 * unk as f64 / tokens.max(1) as f64,
+                    lengths[lengths.len() / 2],
+                    lengths[lengths.len() - 1]
+                );
+                let mut top: Vec<_> = missing.into_iter().collect();
+                top.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+                println!("  most frequent unknown: {:?}", &top[..top.len().min(15)]);
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,29 @@
+//! A training or evaluation example: a case's source text, its mentions,
+//! and its target tokens.
+
+use crate::mentions::{extract, Mention};
+use crate::target::{lex, Token};
+use lexlog_data::{linear, Case};
+
+#[derive(Debug, Clone)]
+pub struct Example {
+    pub id: String,
+    /// Text and question, as the model reads them.
+    pub source: String,
+    pub mentions: Vec<Mention>,
+    pub target: Vec<Token>,
+}
+
+/// The parser's input for a case: its text, then its question.
+pub fn source_text(text: &str, question: &str) -> String {
+    format!("{text} Question: {question}")
+}
+
+impl Example {
+    pub fn from_case(case: &Case) -> Example {
+        let source = source_text(&case.text, &case.question);
+        let mentions = extract(&source);
+        let target = lex(&linear::print(&linear::canonical_ids(&case.ir)));
+        Example { id: case.id.clone(), source, mentions, target }
+    }
+}

@@ -1,0 +1,200 @@
+//! Mentions: the values a case's text gives (names, amounts, dates, years),
+//! found and normalised by deterministic code, so that the parser copies a
+//! value by pointing at its mention instead of spelling it out:
+//! "April 5th, 2012" is the date 2012-04-05, "$1,200" the number 1200,
+//! "Alice's" the name `alice`.
+
+use chrono::NaiveDate;
+use lexlog_data::Value;
+
+/// One value the text gives, and where (byte offsets of its first
+/// occurrence).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mention {
+    pub value: Value,
+    pub start: usize,
+    pub end: usize,
+}
+
+const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+
+fn month(word: &str) -> Option<u32> {
+    let w = word.trim_end_matches('.').to_lowercase();
+    if w.len() < 3 {
+        return None;
+    }
+    let full = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+    MONTHS
+        .iter()
+        .zip(full)
+        .position(|(short, long)| w == *short || w == long || (w == "sept" && *short == "sep"))
+        .map(|i| i as u32 + 1)
+}
+
+fn day(word: &str) -> Option<u32> {
+    let w = word.trim_end_matches(',');
+    let digits = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let suffix = &w[digits.len()..];
+    if !matches!(suffix, "" | "st" | "nd" | "rd" | "th") {
+        return None;
+    }
+    digits.parse().ok().filter(|d| (1..=31).contains(d))
+}
+
+fn year(word: &str) -> Option<i32> {
+    let w = word.trim_end_matches(|c: char| matches!(c, ',' | '.' | ';' | ':' | ')'));
+    (w.len() == 4).then(|| w.parse().ok()).flatten().filter(|y| (1800..2200).contains(y))
+}
+
+/// Words of `text` with byte offsets; a word keeps trailing punctuation so
+/// date patterns can see commas.
+fn words(text: &str) -> Vec<(usize, usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (c.is_whitespace(), start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                out.push((s, i, &text[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, text.len(), &text[s..]));
+    }
+    out
+}
+
+fn clean(word: &str) -> &str {
+    word.trim_matches(|c: char| !c.is_alphanumeric())
+}
+
+/// Every value `text` mentions, in order of first occurrence, each once.
+pub fn extract(text: &str) -> Vec<Mention> {
+    let ws = words(text);
+    let mut out: Vec<Mention> = Vec::new();
+    let mut push = |value: Value, start: usize, end: usize| {
+        if !out.iter().any(|m| m.value == value) {
+            out.push(Mention { value, start, end });
+        }
+    };
+    let mut i = 0;
+    while i < ws.len() {
+        let (s, e, w) = ws[i];
+        // Month Day(th)[,] Year  |  Day Month[,] Year
+        let date = match (ws.get(i + 1), ws.get(i + 2)) {
+            (Some(&(_, _, d)), Some(&(_, e2, y))) => {
+                let md = month(clean(w)).zip(day(d)).zip(year(y)).map(|((m, d), y)| (y, m, d));
+                let dm = day(w).zip(month(clean(d))).zip(year(y)).map(|((d, m), y)| (y, m, d));
+                md.or(dm).and_then(|(y, m, d)| NaiveDate::from_ymd_opt(y, m, d)).map(|date| (date, e2))
+            }
+            _ => None,
+        };
+        if let Some((date, end)) = date {
+            push(Value::Date(date), s, end);
+            if let Some(y) = year(ws[i + 2].2) {
+                push(Value::Int(y as i64), ws[i + 2].0, ws[i + 2].1);
+            }
+            i += 3;
+            continue;
+        }
+        if let Some(y) = year(w.trim_start_matches(|c: char| !c.is_ascii_digit())) {
+            push(Value::Int(y as i64), s, e);
+            for (m, d) in [(1, 1), (12, 31)] {
+                if let Some(date) = NaiveDate::from_ymd_opt(y, m, d) {
+                    push(Value::Date(date), s, e);
+                }
+            }
+        } else if let Some(rest) = w.strip_prefix('$').or_else(|| w.strip_prefix("US$")) {
+            let digits: String = rest.trim_end_matches(|c: char| !c.is_ascii_digit()).chars().filter(|c| *c != ',').collect();
+            let integer = digits.split('.').next().unwrap_or_default();
+            if let Ok(n) = integer.parse::<i64>() {
+                push(Value::Int(n), s, e);
+            }
+        } else if let Ok(n) = clean(w).trim_end_matches('%').parse::<i64>() {
+            push(Value::Int(n), s, e);
+        }
+        let base = clean(w).trim_end_matches("'s").trim_end_matches("\u{2019}s");
+        let possessive = base.len() < clean(w).len();
+        let word = base.to_lowercase();
+        if !word.is_empty() && word.chars().all(|c| c.is_alphabetic()) {
+            push(Value::Name(word.clone()), s, e);
+            // "Alice's house" also gives the name alice_s_house.
+            if possessive {
+                if let Some(&(_, e2, next)) = ws.get(i + 1) {
+                    let next = clean(next).to_lowercase();
+                    if !next.is_empty() {
+                        push(Value::Name(format!("{word}_s_{next}")), s, e2);
+                    }
+                }
+            }
+        }
+        // A run of capitalised words is a proper name: "Johns Hopkins University".
+        let continues_run = i > 0 && ws[i - 1].2.starts_with(|c: char| c.is_uppercase()) && !ws[i - 1].2.ends_with(['.', ',', ';']);
+        if w.starts_with(|c: char| c.is_uppercase()) && !continues_run {
+            let mut j = i;
+            let mut end = e;
+            while let Some(&(_, e2, next)) = ws.get(j + 1) {
+                if !next.starts_with(|c: char| c.is_uppercase()) || w.ends_with(['.', ',']) || ws[j].2.ends_with(['.', ',', ';']) {
+                    break;
+                }
+                end = e2;
+                j += 1;
+            }
+            if j > i {
+                let phrase = text[s..end].trim_end_matches(|c: char| !c.is_alphanumeric());
+                push(Value::Text(phrase.to_lowercase()), s, end);
+                push(Value::Text(phrase.to_string()), s, end);
+            }
+            // Places: "Caracas, Venezuela", "Stanley, Wisconsin, USA".
+            let mut j = i;
+            let mut end = e;
+            while ws[j].2.ends_with(',') && ws.get(j + 1).is_some_and(|n| n.2.starts_with(|c: char| c.is_uppercase())) {
+                j += 1;
+                end = ws[j].1;
+            }
+            if j > i {
+                let phrase = text[s..end].trim_end_matches(|c: char| !c.is_alphanumeric());
+                push(Value::Text(phrase.to_lowercase()), s, end);
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(text: &str) -> Vec<Value> {
+        extract(text).into_iter().map(|m| m.value).collect()
+    }
+
+    #[test]
+    fn dates_amounts_and_names() {
+        let d = |y, m, day| Value::Date(NaiveDate::from_ymd_opt(y, m, day).unwrap());
+        let v = values("Alice and Bob got married on April 5th, 2012. Alice paid $1,200 on 2 Feb 2015.");
+        assert!(v.contains(&d(2012, 4, 5)));
+        assert!(v.contains(&d(2015, 2, 2)));
+        assert!(v.contains(&Value::Int(1200)));
+        assert!(v.contains(&Value::Name("alice".into())));
+        assert!(v.contains(&Value::Int(2012)));
+    }
+
+    #[test]
+    fn years_give_their_first_and_last_days() {
+        let v = values("In 2017, Alice was paid $33200.");
+        let d = |m, day| Value::Date(NaiveDate::from_ymd_opt(2017, m, day).unwrap());
+        assert!(v.contains(&d(1, 1)) && v.contains(&d(12, 31)) && v.contains(&Value::Int(33200)));
+    }
+
+    #[test]
+    fn possessives_and_proper_names() {
+        let v = values("She works at Johns Hopkins University and lives in Alice's house.");
+        assert!(v.contains(&Value::Text("johns hopkins university".into())), "{v:?}");
+        assert!(v.contains(&Value::Name("alice_s_house".into())), "{v:?}");
+    }
+}
