@@ -1,7 +1,17 @@
 //! The neural half of lexlog: a tch seq2seq model from case text (and
 //! question) to the IR's linear form, copying the values the text mentions.
 
+pub mod augment;
+pub mod bert;
+pub mod config;
+pub mod decode;
 pub mod device;
+mod error;
 pub mod example;
 pub mod mentions;
+pub mod model;
+pub mod source;
 pub mod target;
+pub mod train;
+
+pub use error::ParserError;

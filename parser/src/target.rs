@@ -176,6 +176,12 @@ impl Vocab {
         v
     }
 
+    pub fn from_tokens(tokens: Vec<String>) -> Vocab {
+        let mut v = Vocab { tokens, index: HashMap::new() };
+        v.reindex();
+        v
+    }
+
     pub fn reindex(&mut self) {
         self.index = self.tokens.iter().enumerate().map(|(i, t)| (t.clone(), i as u32)).collect();
     }

@@ -1,0 +1,116 @@
+//! Model and training configuration, with presets: `tiny` (tests, random
+//! encoder, seconds on a CPU) and `base` (all-MiniLM-L6-v2 encoder).
+
+use serde::{Deserialize, Serialize};
+
+/// The BERT encoder's shape (all-MiniLM-L6-v2 for `base`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EncoderConfig {
+    pub vocab_size: i64,
+    pub hidden: i64,
+    pub layers: i64,
+    pub heads: i64,
+    pub intermediate: i64,
+    pub max_positions: i64,
+    pub type_vocab: i64,
+    pub layer_norm_eps: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelConfig {
+    pub encoder: EncoderConfig,
+    pub decoder_layers: i64,
+    pub decoder_heads: i64,
+    pub decoder_ff: i64,
+    /// Longest target (in actions) the decoder's positions cover.
+    pub max_target: i64,
+    pub dropout: f64,
+    /// Initialise the encoder from the MiniLM weights (else at random).
+    pub pretrained: bool,
+}
+
+impl ModelConfig {
+    pub fn tiny() -> Self {
+        ModelConfig {
+            encoder: EncoderConfig {
+                vocab_size: 30522,
+                hidden: 32,
+                layers: 1,
+                heads: 2,
+                intermediate: 64,
+                max_positions: 512,
+                type_vocab: 2,
+                layer_norm_eps: 1e-12,
+            },
+            decoder_layers: 1,
+            decoder_heads: 2,
+            decoder_ff: 64,
+            max_target: 512,
+            dropout: 0.0,
+            pretrained: false,
+        }
+    }
+
+    pub fn base() -> Self {
+        ModelConfig {
+            encoder: EncoderConfig {
+                vocab_size: 30522,
+                hidden: 384,
+                layers: 6,
+                heads: 12,
+                intermediate: 1536,
+                max_positions: 512,
+                type_vocab: 2,
+                layer_norm_eps: 1e-12,
+            },
+            decoder_layers: 2,
+            decoder_heads: 6,
+            decoder_ff: 1024,
+            max_target: 512,
+            dropout: 0.1,
+            pretrained: true,
+        }
+    }
+
+    pub fn preset(name: &str) -> Option<Self> {
+        match name {
+            "tiny" => Some(Self::tiny()),
+            "base" => Some(Self::base()),
+            _ => None,
+        }
+    }
+}
+
+/// A training run: `lexlog train --config FILE`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainConfig {
+    /// A preset name (`tiny`, `base`) …
+    #[serde(default)]
+    pub preset: Option<String>,
+    /// … or a full model configuration.
+    #[serde(default)]
+    pub model: Option<ModelConfig>,
+    pub seed: u64,
+    pub epochs: usize,
+    pub batch_size: usize,
+    pub learning_rate: f64,
+    /// Learning rate of the pretrained encoder (smaller), 0 to freeze it.
+    pub encoder_learning_rate: f64,
+    pub weight_decay: f64,
+    pub warmup_steps: usize,
+    pub clip_norm: f64,
+    /// Share of the train split held out as the dev set.
+    pub dev_fraction: f64,
+    /// Epochs without a better dev score before stopping.
+    pub patience: usize,
+    /// Augment the train set by consistent substitution of names, amounts.
+    pub augment: bool,
+    /// Evaluate on dev every this many epochs.
+    pub eval_every: usize,
+}
+
+impl TrainConfig {
+    pub fn model_config(&self) -> Option<ModelConfig> {
+        self.model.clone().or_else(|| self.preset.as_deref().and_then(ModelConfig::preset))
+    }
+}

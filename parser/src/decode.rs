@@ -1,0 +1,135 @@
+//! Batched beam search, apart from the model: k-best action sequences with
+//! length normalisation, constrained so that every returned beam reads
+//! back as a well-formed IR.
+
+use crate::model::{Encoded, Seq2Seq};
+use crate::target::{render, Token, Vocab, BOS, EOS, PAD, UNK};
+use crate::mentions::Mention;
+use lexlog_data::{linear, CaseIr};
+use tch::{Kind, Tensor};
+
+/// One finished hypothesis.
+#[derive(Debug, Clone)]
+pub struct Beam {
+    pub actions: Vec<i64>,
+    /// Sum of the actions' log-probabilities.
+    pub logprob: f64,
+    /// The linear form it reads as, and the IR.
+    pub text: String,
+    pub ir: CaseIr,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct BeamConfig {
+    pub k: usize,
+    pub max_len: usize,
+    /// Scores are logprob / len^alpha.
+    pub length_alpha: f64,
+}
+
+impl Default for BeamConfig {
+    fn default() -> Self {
+        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6 }
+    }
+}
+
+fn tokens_of(actions: &[i64], vocab: &Vocab, mentions: &[Mention]) -> Option<Vec<Token>> {
+    let v = vocab.len() as i64;
+    let acts: Vec<crate::target::Action> = actions
+        .iter()
+        .map(|&a| if a < v { crate::target::Action::Vocab(a as u32) } else { crate::target::Action::Copy((a - v) as u32) })
+        .collect();
+    vocab.decode(&acts, mentions)
+}
+
+/// Whether `next` may follow `prefix` (a light grammar: a role word is
+/// followed by `=`, and `=` follows only a role word).
+fn allowed(prefix: &[Token], next: &Token) -> bool {
+    let role = |t: &Token| matches!(t, Token::Sym(s) if lexlog_data::Role::from_name(s).is_some());
+    let eq = |t: &Token| matches!(t, Token::Sym(s) if s == "=");
+    match prefix.last() {
+        Some(last) if role(last) => eq(next),
+        _ => !eq(next),
+    }
+}
+
+/// The k best readable beams for one encoded case (`enc` of batch 1).
+pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Mention], cfg: BeamConfig) -> Vec<Beam> {
+    let device = enc.states.device();
+    let n_mentions = mentions.len() as i64;
+    let v = vocab.len() as i64;
+    let width = v + enc.mentions.size()[1];
+    let mut live: Vec<(Vec<i64>, f64)> = vec![(vec![BOS as i64], 0.0)];
+    let mut done: Vec<Beam> = Vec::new();
+    let score = |lp: f64, len: usize| lp / (len.max(1) as f64).powf(cfg.length_alpha);
+    for _ in 0..cfg.max_len {
+        if live.is_empty() {
+            break;
+        }
+        let n = live.len() as i64;
+        let t = live[0].0.len() as i64;
+        let flat: Vec<i64> = live.iter().flat_map(|(a, _)| a.iter().copied()).collect();
+        let prev = Tensor::from_slice(&flat).view([n, t]).to(device);
+        let index = Tensor::zeros([n], (Kind::Int64, device));
+        let logp = tch::no_grad(|| model.decode(&enc.select(&index), &prev, false).select(1, t - 1));
+        let logp: Vec<f64> = Vec::<f64>::try_from(logp.to_kind(Kind::Double).flatten(0, -1)).unwrap_or_default();
+        let mut cands: Vec<(f64, usize, i64)> = Vec::new();
+        for (b, (actions, lp)) in live.iter().enumerate() {
+            let prefix = tokens_of(&actions[1..], vocab, mentions).unwrap_or_default();
+            let row = &logp[b * width as usize..(b + 1) * width as usize];
+            let mut order: Vec<i64> = (0..width).collect();
+            order.sort_by(|&x, &y| row[y as usize].total_cmp(&row[x as usize]));
+            let mut taken = 0;
+            for a in order {
+                if taken >= cfg.k * 2 {
+                    break;
+                }
+                if matches!(a as u32, PAD | BOS | UNK) && a < v || a >= v + n_mentions {
+                    continue;
+                }
+                if a == EOS as i64 {
+                    let text = render(&prefix);
+                    if let Ok(ir) = linear::parse(&text) {
+                        let mut acts = actions[1..].to_vec();
+                        acts.push(a);
+                        done.push(Beam { actions: acts, logprob: lp + row[a as usize], text, ir });
+                    }
+                    continue;
+                }
+                let next = match tokens_of(&[a], vocab, mentions).and_then(|t| t.into_iter().next()) {
+                    Some(tok) => tok,
+                    None => continue,
+                };
+                if !allowed(&prefix, &next) {
+                    continue;
+                }
+                cands.push((lp + row[a as usize], b, a));
+                taken += 1;
+            }
+        }
+        cands.sort_by(|x, y| score(y.0, live[y.1].0.len()).total_cmp(&score(x.0, live[x.1].0.len())));
+        live = cands
+            .into_iter()
+            .take(cfg.k)
+            .map(|(lp, b, a)| {
+                let mut acts = live[b].0.clone();
+                acts.push(a);
+                (acts, lp)
+            })
+            .collect();
+        // Stop once k beams are done and no live beam can beat the worst.
+        if done.len() >= cfg.k {
+            done.sort_by(|x, y| score(y.logprob, y.actions.len()).total_cmp(&score(x.logprob, x.actions.len())));
+            done.truncate(cfg.k);
+            let worst = score(done[cfg.k - 1].logprob, done[cfg.k - 1].actions.len());
+            if live.iter().all(|(a, lp)| score(*lp, a.len()) < worst) {
+                break;
+            }
+        }
+    }
+    done.sort_by(|x, y| score(y.logprob, y.actions.len()).total_cmp(&score(x.logprob, x.actions.len())));
+    let mut seen = std::collections::HashSet::new();
+    done.retain(|b| seen.insert(b.text.clone()));
+    done.truncate(cfg.k);
+    done
+}

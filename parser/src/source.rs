@@ -1,0 +1,69 @@
+//! The source side: the MiniLM WordPiece tokenizer (truncation and padding
+//! off), windows of at most 512 positions for the encoder, and the token
+//! span of every mention.
+
+use crate::error::ParserError;
+use crate::mentions::Mention;
+use std::path::{Path, PathBuf};
+use tokenizers::Tokenizer;
+
+/// Where the MiniLM files are: `$LEXLOG_MINILM` (set by `.ci/setup`).
+pub fn minilm_dir() -> Result<PathBuf, ParserError> {
+    std::env::var_os("LEXLOG_MINILM")
+        .map(PathBuf::from)
+        .filter(|p| p.join("tokenizer.json").is_file())
+        .ok_or(ParserError::MissingEncoder)
+}
+
+/// Longest window the encoder reads, without [CLS] and [SEP].
+pub const WINDOW: usize = 510;
+
+pub struct SourceTokenizer {
+    tokenizer: Tokenizer,
+    cls: u32,
+    sep: u32,
+}
+
+/// A tokenized source: word-piece ids (no special tokens) and, for each
+/// mention, the token range it covers.
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub ids: Vec<u32>,
+    pub mention_spans: Vec<(usize, usize)>,
+}
+
+impl SourceTokenizer {
+    pub fn from_dir(dir: &Path) -> Result<Self, ParserError> {
+        let path = dir.join("tokenizer.json");
+        let mut tokenizer = Tokenizer::from_file(&path).map_err(|e| ParserError::Tokenizer(format!("{}: {e}", path.display())))?;
+        tokenizer.with_truncation(None).map_err(|e| ParserError::Tokenizer(e.to_string()))?;
+        tokenizer.with_padding(None);
+        let id = |t: &str| tokenizer.token_to_id(t).ok_or_else(|| ParserError::Tokenizer(format!("no {t} token")));
+        Ok(SourceTokenizer { cls: id("[CLS]")?, sep: id("[SEP]")?, tokenizer })
+    }
+
+    pub fn cls(&self) -> u32 {
+        self.cls
+    }
+
+    pub fn sep(&self) -> u32 {
+        self.sep
+    }
+
+    pub fn encode(&self, text: &str, mentions: &[Mention]) -> Result<Source, ParserError> {
+        let enc = self.tokenizer.encode(text, false).map_err(|e| ParserError::Tokenizer(e.to_string()))?;
+        let offsets = enc.get_offsets();
+        let spans = mentions
+            .iter()
+            .map(|m| {
+                let first = offsets.iter().position(|&(s, e)| e > m.start && s < m.end);
+                let last = offsets.iter().rposition(|&(s, e)| e > m.start && s < m.end);
+                match (first, last) {
+                    (Some(a), Some(b)) => (a, b + 1),
+                    _ => (0, 1),
+                }
+            })
+            .collect();
+        Ok(Source { ids: enc.get_ids().to_vec(), mention_spans: spans })
+    }
+}

@@ -1,0 +1,307 @@
+//! Training: AdamW with warm-up then linear decay, gradient clipping, a
+//! seeded dev set held out of train, early stopping on dev loss, and
+//! checkpoints written atomically (weights as safetensors, config,
+//! vocabulary, metrics) that `--resume` continues from.
+
+use crate::config::{ModelConfig, TrainConfig};
+use crate::error::ParserError;
+use crate::example::Example;
+use crate::model::Seq2Seq;
+use crate::source::{Source, SourceTokenizer};
+use crate::target::{Action, Vocab, BOS, PAD};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use tch::nn::{self, OptimizerConfig};
+use tch::{Device, Kind, Tensor};
+
+/// An example ready for the model.
+pub struct Prepared {
+    pub example: Example,
+    pub source: Source,
+    /// Action indices (vocabulary ids, then vocab size + mention), ending
+    /// with `</s>`.
+    pub actions: Vec<i64>,
+}
+
+pub fn prepare(examples: Vec<Example>, tok: &SourceTokenizer, vocab: &Vocab) -> Result<Vec<Prepared>, ParserError> {
+    let v = vocab.len() as i64;
+    examples
+        .into_iter()
+        .map(|example| {
+            let source = tok.encode(&example.source, &example.mentions)?;
+            let actions = vocab
+                .encode(&example.target, &example.mentions)
+                .into_iter()
+                .map(|a| match a {
+                    Action::Vocab(i) => i as i64,
+                    Action::Copy(j) => v + j as i64,
+                })
+                .collect();
+            Ok(Prepared { example, source, actions })
+        })
+        .collect()
+}
+
+/// Teacher-forced loss of a batch, and (correct, total) next-action counts.
+pub fn batch_loss(model: &Seq2Seq, batch: &[&Prepared], device: Device, train: bool) -> (Tensor, i64, i64) {
+    let sources: Vec<&Source> = batch.iter().map(|p| &p.source).collect();
+    let enc = model.encode(&sources, device, train);
+    let t = batch.iter().map(|p| p.actions.len()).max().unwrap_or(1).min(model.cfg.max_target as usize);
+    let mut prev = Vec::new();
+    let mut gold = Vec::new();
+    for p in batch {
+        let acts = &p.actions[..p.actions.len().min(t)];
+        let mut input = vec![BOS as i64];
+        input.extend_from_slice(&acts[..acts.len() - 1]);
+        input.resize(t, PAD as i64);
+        let mut out = acts.to_vec();
+        out.resize(t, -100);
+        prev.extend(input);
+        gold.extend(out);
+    }
+    let b = batch.len() as i64;
+    let prev = Tensor::from_slice(&prev).view([b, t as i64]).to(device);
+    let gold = Tensor::from_slice(&gold).view([b, t as i64]).to(device);
+    let logp = model.decode(&enc, &prev, train);
+    let width = logp.size()[2];
+    // Padding positions hold -100, which the loss ignores.
+    let loss = logp.view([-1, width]).nll_loss(&gold.view([-1]));
+    let pred = logp.argmax(-1, false);
+    let valid = gold.ne(-100);
+    let correct = (pred.eq_tensor(&gold).logical_and(&valid)).sum(Kind::Int64).int64_value(&[]);
+    let total = valid.sum(Kind::Int64).int64_value(&[]);
+    (loss, correct, total)
+}
+
+/// What a checkpoint directory holds besides the weights.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CheckpointMeta {
+    pub train: TrainConfig,
+    pub model: ModelConfig,
+    pub vocab: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Metrics {
+    pub epoch: usize,
+    pub step: usize,
+    pub train_loss: f64,
+    pub dev_loss: f64,
+    pub dev_accuracy: f64,
+    pub best_dev_loss: f64,
+    pub best_epoch: usize,
+    pub examples_per_second: f64,
+    pub seconds: f64,
+    pub seconds_to_best: f64,
+    pub device: String,
+    pub train_cases: usize,
+    pub dev_cases: usize,
+}
+
+/// Writes `bytes` to `path` atomically (a temporary file, then rename).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ParserError> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes).map_err(|source| ParserError::Io { path: tmp.clone(), source })?;
+    std::fs::rename(&tmp, path).map_err(|source| ParserError::Io { path: path.to_path_buf(), source })
+}
+
+fn save_weights(vs: &nn::VarStore, path: &Path) -> Result<(), ParserError> {
+    let tmp = path.with_file_name(format!("{}.tmp.safetensors", path.file_stem().and_then(|s| s.to_str()).unwrap_or("w")));
+    vs.save(&tmp)?;
+    std::fs::rename(&tmp, path).map_err(|source| ParserError::Io { path: path.to_path_buf(), source })
+}
+
+/// Splits train examples into (train, dev) by a seeded shuffle.
+pub fn split_dev(mut examples: Vec<Example>, fraction: f64, seed: u64) -> (Vec<Example>, Vec<Example>) {
+    examples.sort_by(|a, b| a.id.cmp(&b.id));
+    let mut order: Vec<usize> = (0..examples.len()).collect();
+    shuffle(&mut order, seed);
+    let n_dev = ((examples.len() as f64) * fraction).round() as usize;
+    let dev_ids: std::collections::HashSet<usize> = order[..n_dev].iter().copied().collect();
+    let mut train = Vec::new();
+    let mut dev = Vec::new();
+    for (i, e) in examples.into_iter().enumerate() {
+        if dev_ids.contains(&i) { dev.push(e) } else { train.push(e) }
+    }
+    (train, dev)
+}
+
+/// Fisher-Yates with a small seeded generator (splitmix64).
+pub fn shuffle<T>(xs: &mut [T], seed: u64) {
+    let mut state = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut next = || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    for i in (1..xs.len()).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        xs.swap(i, j);
+    }
+}
+
+/// A progress report after each step.
+pub struct Progress {
+    pub epoch: usize,
+    pub step: usize,
+    pub total_steps: usize,
+    pub loss: f64,
+    pub examples_per_second: f64,
+}
+
+/// Trains a model into `out`; returns its final metrics.
+pub fn train(
+    cfg: &TrainConfig,
+    train_examples: Vec<Example>,
+    extra_vocab: &[String],
+    tokenizer_dir: &Path,
+    out: &Path,
+    resume: bool,
+    device: Device,
+    on_step: &mut dyn FnMut(&Progress),
+) -> Result<Metrics, ParserError> {
+    let model_cfg = cfg.model_config().ok_or_else(|| ParserError::Config("the config names no model (preset or model)".into()))?;
+    tch::manual_seed(cfg.seed as i64);
+    std::fs::create_dir_all(out).map_err(|source| ParserError::Io { path: out.to_path_buf(), source })?;
+    let (train_set, dev_set) = split_dev(train_examples, cfg.dev_fraction, cfg.seed);
+    let train_set = if cfg.augment { crate::augment::augment(train_set, cfg.seed) } else { train_set };
+    let vocab = Vocab::build(train_set.iter().map(|e| (e.target.as_slice(), e.mentions.as_slice())), extra_vocab);
+    let tok = SourceTokenizer::from_dir(tokenizer_dir)?;
+    let train_data = prepare(train_set, &tok, &vocab)?;
+    let dev_data = prepare(dev_set, &tok, &vocab)?;
+
+    let mut vs = nn::VarStore::new(device);
+    let root = vs.root();
+    let model = Seq2Seq::new(&model_cfg, vocab.len() as i64, tok.cls(), tok.sep(), &root);
+    if model_cfg.pretrained {
+        let missing = vs.load_partial(tokenizer_dir.join("model.safetensors"))?;
+        if let Some(m) = missing.iter().find(|m| !m.starts_with("decoder.")) {
+            return Err(ParserError::Config(format!("the encoder weights lack {m}")));
+        }
+    }
+    let meta = CheckpointMeta { train: cfg.clone(), model: model_cfg.clone(), vocab: vocab.tokens.clone() };
+    write_atomic(&out.join("config.json"), serde_json::to_string_pretty(&meta)?.as_bytes())?;
+
+    let mut metrics = Metrics { best_dev_loss: f64::INFINITY, device: format!("{device:?}"), train_cases: train_data.len(), dev_cases: dev_data.len(), ..Default::default() };
+    let mut start_epoch = 0;
+    if resume && out.join("last.safetensors").is_file() {
+        vs.load(out.join("last.safetensors"))?;
+        let text = std::fs::read_to_string(out.join("metrics.json")).map_err(|source| ParserError::Io { path: out.join("metrics.json"), source })?;
+        metrics = serde_json::from_str(&text)?;
+        start_epoch = metrics.epoch;
+    }
+
+    let mut opt = nn::AdamW { wd: cfg.weight_decay, ..Default::default() }.build(&vs, cfg.learning_rate)?;
+    let steps_per_epoch = train_data.len().div_ceil(cfg.batch_size.max(1));
+    let total_steps = (steps_per_epoch * cfg.epochs).max(1);
+    let started = Instant::now();
+    let mut stale = 0;
+    let mut step = metrics.step;
+    for epoch in start_epoch..cfg.epochs {
+        let mut order: Vec<usize> = (0..train_data.len()).collect();
+        shuffle(&mut order, cfg.seed.wrapping_add(epoch as u64));
+        let mut epoch_loss = 0.0;
+        let mut seen = 0;
+        let epoch_start = Instant::now();
+        for chunk in order.chunks(cfg.batch_size.max(1)) {
+            let lr = if step < cfg.warmup_steps {
+                cfg.learning_rate * (step + 1) as f64 / cfg.warmup_steps as f64
+            } else {
+                cfg.learning_rate * (1.0 - (step - cfg.warmup_steps) as f64 / (total_steps.saturating_sub(cfg.warmup_steps)).max(1) as f64).max(0.05)
+            };
+            opt.set_lr(lr);
+            let batch: Vec<&Prepared> = chunk.iter().map(|&i| &train_data[i]).collect();
+            let (loss, _, _) = batch_loss(&model, &batch, device, true);
+            opt.backward_step_clip_norm(&loss, cfg.clip_norm);
+            let l = loss.double_value(&[]);
+            epoch_loss += l * batch.len() as f64;
+            step += 1;
+            seen += batch.len();
+            on_step(&Progress {
+                epoch,
+                step,
+                total_steps,
+                loss: l,
+                examples_per_second: seen as f64 / epoch_start.elapsed().as_secs_f64().max(1e-9),
+            });
+        }
+        let epoch_secs = epoch_start.elapsed().as_secs_f64();
+        metrics.examples_per_second = train_data.len() as f64 / epoch_secs.max(1e-9);
+        metrics.train_loss = epoch_loss / train_data.len().max(1) as f64;
+        metrics.epoch = epoch + 1;
+        metrics.step = step;
+        if (epoch + 1) % cfg.eval_every.max(1) == 0 || epoch + 1 == cfg.epochs {
+            // Without a dev set (tests), the train loss selects.
+            let (dev_loss, dev_acc) = if dev_data.is_empty() { (metrics.train_loss, 0.0) } else { evaluate_loss(&model, &dev_data, device) };
+            metrics.dev_loss = dev_loss;
+            metrics.dev_accuracy = dev_acc;
+            if dev_loss < metrics.best_dev_loss {
+                metrics.best_dev_loss = dev_loss;
+                metrics.best_epoch = epoch + 1;
+                metrics.seconds_to_best = metrics.seconds + started.elapsed().as_secs_f64();
+                save_weights(&vs, &out.join("model.safetensors"))?;
+                stale = 0;
+            } else {
+                stale += 1;
+            }
+        }
+        save_weights(&vs, &out.join("last.safetensors"))?;
+        let mut snapshot = metrics.clone();
+        snapshot.seconds += started.elapsed().as_secs_f64();
+        write_atomic(&out.join("metrics.json"), serde_json::to_string_pretty(&snapshot)?.as_bytes())?;
+        if stale >= cfg.patience.max(1) {
+            break;
+        }
+    }
+    metrics.seconds += started.elapsed().as_secs_f64();
+    if !out.join("model.safetensors").is_file() {
+        save_weights(&vs, &out.join("model.safetensors"))?;
+    }
+    write_atomic(&out.join("metrics.json"), serde_json::to_string_pretty(&metrics)?.as_bytes())?;
+    Ok(metrics)
+}
+
+/// Mean teacher-forced loss and next-action accuracy over `data`.
+pub fn evaluate_loss(model: &Seq2Seq, data: &[Prepared], device: Device) -> (f64, f64) {
+    if data.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mut loss = 0.0;
+    let (mut correct, mut total) = (0, 0);
+    tch::no_grad(|| {
+        for p in data {
+            let (l, c, t) = batch_loss(model, &[p], device, false);
+            loss += l.double_value(&[]);
+            correct += c;
+            total += t;
+        }
+    });
+    (loss / data.len() as f64, correct as f64 / total.max(1) as f64)
+}
+
+/// A trained model loaded from its checkpoint directory.
+pub struct Trained {
+    pub model: Seq2Seq,
+    pub vocab: Vocab,
+    pub tokenizer: SourceTokenizer,
+    pub meta: CheckpointMeta,
+    pub device: Device,
+    _vs: nn::VarStore,
+}
+
+impl Trained {
+    pub fn load(dir: &Path, tokenizer_dir: &Path, device: Device) -> Result<Trained, ParserError> {
+        let path: PathBuf = dir.join("config.json");
+        let text = std::fs::read_to_string(&path).map_err(|source| ParserError::Io { path: path.clone(), source })?;
+        let meta: CheckpointMeta = serde_json::from_str(&text)?;
+        let vocab = Vocab::from_tokens(meta.vocab.clone());
+        let tokenizer = SourceTokenizer::from_dir(tokenizer_dir)?;
+        let mut vs = nn::VarStore::new(device);
+        let model = Seq2Seq::new(&meta.model, vocab.len() as i64, tokenizer.cls(), tokenizer.sep(), &vs.root());
+        vs.load(dir.join("model.safetensors"))?;
+        Ok(Trained { model, vocab, tokenizer, meta, device, _vs: vs })
+    }
+}
