@@ -2,9 +2,11 @@
 //! work is done by the library crates.
 
 mod data_cmd;
+mod eval_parser_cmd;
 mod explain_cmd;
 mod parser_cmd;
 mod solve_cmd;
+mod train_cmd;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -28,9 +30,15 @@ enum Command {
     /// Inspect the parser's target representation.
     #[command(subcommand)]
     Parser(parser_cmd::ParserCommand),
+    /// Train the parser on the train split.
+    Train(train_cmd::TrainArgs),
+    /// Evaluate a trained parser: fact F1, exact match, oracle@k.
+    EvalParser(eval_parser_cmd::EvalParserArgs),
 }
 
 fn main() -> Result<()> {
+    // Before any tch call: load libtorch's CUDA library where it exists.
+    lexlog_parser::device::load_cuda();
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
         .with_writer(std::io::stderr)
@@ -41,5 +49,7 @@ fn main() -> Result<()> {
         Command::Solve(args) => solve_cmd::run(args),
         Command::Explain(args) => explain_cmd::run(args),
         Command::Parser(cmd) => parser_cmd::run(cmd),
+        Command::Train(args) => train_cmd::run(args),
+        Command::EvalParser(args) => eval_parser_cmd::run(args),
     }
 }

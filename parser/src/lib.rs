@@ -7,6 +7,7 @@ pub mod config;
 pub mod decode;
 pub mod device;
 mod error;
+pub mod eval;
 pub mod example;
 pub mod mentions;
 pub mod model;

@@ -112,11 +112,12 @@ pub struct Seq2Seq {
 }
 
 impl Seq2Seq {
-    /// The encoder lives at the root of `vs` (checkpoint names), the
-    /// decoder under `decoder.`.
+    /// The encoder lives at the root of `vs` (checkpoint names; optimizer
+    /// group 0), the decoder under `decoder.` (group 1), so they can learn
+    /// at different rates.
     pub fn new(cfg: &ModelConfig, vocab_size: i64, cls: u32, sep: u32, vs: &nn::Path) -> Self {
         let h = cfg.encoder.hidden;
-        let d = vs / "decoder";
+        let d = vs.set_group(1) / "decoder";
         Seq2Seq {
             cfg: cfg.clone(),
             vocab_size,

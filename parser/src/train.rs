@@ -212,7 +212,8 @@ pub fn train(
             } else {
                 cfg.learning_rate * (1.0 - (step - cfg.warmup_steps) as f64 / (total_steps.saturating_sub(cfg.warmup_steps)).max(1) as f64).max(0.05)
             };
-            opt.set_lr(lr);
+            opt.set_lr_group(0, lr * cfg.encoder_learning_rate / cfg.learning_rate);
+            opt.set_lr_group(1, lr);
             let batch: Vec<&Prepared> = chunk.iter().map(|&i| &train_data[i]).collect();
             let (loss, _, _) = batch_loss(&model, &batch, device, true);
             opt.backward_step_clip_norm(&loss, cfg.clip_norm);

@@ -1,0 +1,131 @@
+//! `lexlog eval-parser --split test --model DIR [--json]`: parser metrics.
+
+use anyhow::{Context, Result};
+use lexlog_data::{Dataset, Split};
+use lexlog_parser::decode::{beam_search, BeamConfig};
+use lexlog_parser::eval::{compare, prf, Counts};
+use lexlog_parser::example::Example;
+use lexlog_parser::source::minilm_dir;
+use lexlog_parser::train::Trained;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct EvalParserArgs {
+    #[arg(long, value_enum, default_value_t = crate::solve_cmd::SplitArg::Test)]
+    split: crate::solve_cmd::SplitArg,
+    /// A model directory written by `lexlog train`.
+    #[arg(long)]
+    model: PathBuf,
+    /// Beam size.
+    #[arg(long, default_value_t = 8)]
+    k: usize,
+    #[arg(long)]
+    json: bool,
+    /// Write every case's beams (JSON lines) here, for `lexlog eval`.
+    #[arg(long)]
+    save_beams: Option<PathBuf>,
+}
+
+#[derive(Serialize, serde::Deserialize)]
+pub struct SavedBeam {
+    pub text: String,
+    pub logprob: f64,
+}
+
+#[derive(Serialize, serde::Deserialize)]
+pub struct SavedCase {
+    pub case: String,
+    pub beams: Vec<SavedBeam>,
+}
+
+#[derive(Serialize)]
+struct Report {
+    split: String,
+    cases: usize,
+    fact_precision: f64,
+    fact_recall: f64,
+    fact_f1: f64,
+    exact_match: f64,
+    query_accuracy: f64,
+    oracle_at_k: BTreeMap<String, f64>,
+    cases_per_second: f64,
+    by_section: BTreeMap<String, SectionReport>,
+}
+
+#[derive(Serialize)]
+struct SectionReport {
+    cases: usize,
+    fact_f1: f64,
+    exact_match: f64,
+}
+
+pub fn run(args: EvalParserArgs) -> Result<()> {
+    let data = Dataset::load_default().context("loading SARA")?;
+    let split = match args.split {
+        crate::solve_cmd::SplitArg::Train => Some(Split::Train),
+        crate::solve_cmd::SplitArg::Test => Some(Split::Test),
+        crate::solve_cmd::SplitArg::All => None,
+    };
+    let device = lexlog_parser::device::best_device();
+    let t = Trained::load(&args.model, &minilm_dir()?, device)?;
+    let mut saved = match &args.save_beams {
+        Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?)),
+        None => None,
+    };
+    let mut top1: Vec<Counts> = Vec::new();
+    let mut ranks: Vec<Option<usize>> = Vec::new();
+    let mut sections: BTreeMap<String, Vec<Counts>> = BTreeMap::new();
+    let start = Instant::now();
+    let cases: Vec<_> = data.cases_in(split).collect();
+    for case in &cases {
+        let e = Example::from_case(case);
+        let gold = lexlog_data::linear::canonical_ids(&case.ir);
+        let source = t.tokenizer.encode(&e.source, &e.mentions)?;
+        let enc = tch::no_grad(|| t.model.encode(&[&source], device, false));
+        let beams = beam_search(&t.model, &enc, &t.vocab, &e.mentions, BeamConfig { k: args.k, ..Default::default() });
+        let c = beams.first().map_or(compare(&lexlog_data::CaseIr::default(), &gold), |b| compare(&b.ir, &gold));
+        ranks.push(beams.iter().position(|b| compare(&b.ir, &gold).exact));
+        sections.entry(crate::solve_cmd::section_of(case)).or_default().push(c);
+        top1.push(c);
+        if let Some(w) = saved.as_mut() {
+            let line = SavedCase { case: case.id.clone(), beams: beams.iter().map(|b| SavedBeam { text: b.text.clone(), logprob: b.logprob }).collect() };
+            writeln!(w, "{}", serde_json::to_string(&line)?)?;
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let (p, r, f) = prf(&top1);
+    let n = top1.len().max(1) as f64;
+    let oracle = |k: usize| ranks.iter().filter(|r| r.is_some_and(|r| r < k)).count() as f64 / n;
+    let report = Report {
+        split: format!("{:?}", split.map_or("all", |s| s.as_str())).trim_matches('"').to_string(),
+        cases: top1.len(),
+        fact_precision: p,
+        fact_recall: r,
+        fact_f1: f,
+        exact_match: top1.iter().filter(|c| c.exact).count() as f64 / n,
+        query_accuracy: top1.iter().filter(|c| c.query_correct).count() as f64 / n,
+        oracle_at_k: [1, 4, args.k].iter().map(|&k| (k.to_string(), oracle(k))).collect(),
+        cases_per_second: top1.len() as f64 / secs.max(1e-9),
+        by_section: sections
+            .iter()
+            .map(|(s, cs)| (s.clone(), SectionReport { cases: cs.len(), fact_f1: prf(cs).2, exact_match: cs.iter().filter(|c| c.exact).count() as f64 / cs.len() as f64 }))
+            .collect(),
+    };
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(());
+    }
+    println!("split {}: {} cases, {:.2} cases/s (k = {})", report.split, report.cases, report.cases_per_second, args.k);
+    println!("fact precision {:.3}  recall {:.3}  F1 {:.3}", p, r, f);
+    println!("exact match {:.3}  query accuracy {:.3}", report.exact_match, report.query_accuracy);
+    println!("oracle@k {:?}", report.oracle_at_k);
+    println!("{:<8} {:>6} {:>8} {:>8}", "section", "cases", "fact F1", "exact");
+    for (s, r) in &report.by_section {
+        println!("{s:<8} {:>6} {:>8.3} {:>8.3}", r.cases, r.fact_f1, r.exact_match);
+    }
+    Ok(())
+}

@@ -1,0 +1,52 @@
+//! `lexlog train --config FILE --out DIR [--resume]`.
+
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use lexlog_data::{Dataset, Split};
+use lexlog_parser::config::TrainConfig;
+use lexlog_parser::example::Example;
+use lexlog_parser::source::minilm_dir;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct TrainArgs {
+    /// A training configuration (JSON), e.g. parser/configs/base.json.
+    #[arg(long)]
+    config: PathBuf,
+    /// Where checkpoints, config, vocabulary and metrics go.
+    #[arg(long)]
+    out: PathBuf,
+    /// Continue from the last checkpoint in --out.
+    #[arg(long)]
+    resume: bool,
+}
+
+pub fn run(args: TrainArgs) -> Result<()> {
+    let text = std::fs::read_to_string(&args.config).with_context(|| format!("reading {}", args.config.display()))?;
+    let cfg: TrainConfig = serde_json::from_str(&text).with_context(|| format!("parsing {}", args.config.display()))?;
+    let data = Dataset::load_default().context("loading SARA")?;
+    // The test split is never used for training, augmentation or selection.
+    let train: Vec<Example> = data.cases_in(Some(Split::Train)).map(Example::from_case).collect();
+    let device = lexlog_parser::device::best_device();
+    eprintln!("training on {} train-split cases, device {device:?}", train.len());
+    let bar = ProgressBar::new(1);
+    bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} steps {msg}").unwrap());
+    let mut on_step = |p: &lexlog_parser::train::Progress| {
+        bar.set_length(p.total_steps as u64);
+        bar.set_position(p.step as u64);
+        bar.set_message(format!("epoch {} loss {:.3} {:.1} ex/s", p.epoch + 1, p.loss, p.examples_per_second));
+    };
+    let metrics = lexlog_parser::train::train(
+        &cfg,
+        train,
+        &crate::parser_cmd::statute_ids(&data),
+        &minilm_dir()?,
+        &args.out,
+        args.resume,
+        device,
+        &mut on_step,
+    )?;
+    bar.finish();
+    println!("{}", serde_json::to_string_pretty(&metrics)?);
+    Ok(())
+}

@@ -1,0 +1,172 @@
+//! Parser metrics: fact-level precision / recall / F1 with event ids
+//! matched up to renaming, whole-case exact match, query accuracy, and
+//! oracle@k (is the gold IR among the k beams).
+
+use lexlog_data::{expand, CaseIr, GroundFact, Query, Term, Value};
+use serde::Serialize;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+fn id_name(t: &Term) -> Option<&str> {
+    match t {
+        Term::Value(Value::Name(n)) => Some(n),
+        _ => None,
+    }
+}
+
+/// Event ids declared by a type fact.
+fn event_ids(facts: &[GroundFact]) -> HashSet<String> {
+    facts
+        .iter()
+        .filter_map(|f| match f {
+            GroundFact::Type { id, .. } => id_name(id).map(String::from),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What identifies an event apart from its id: its types and its roles
+/// whose values are not event ids.
+fn signatures(facts: &[GroundFact], ids: &HashSet<String>) -> HashMap<String, HashSet<String>> {
+    let mut out: HashMap<String, HashSet<String>> = HashMap::new();
+    for f in facts {
+        match f {
+            GroundFact::Type { kind, id } => {
+                if let Some(n) = id_name(id) {
+                    out.entry(n.into()).or_default().insert(format!("type {kind}"));
+                }
+            }
+            GroundFact::Role { event, role, value } => {
+                if let Some(n) = id_name(event) {
+                    let v = id_name(value).filter(|v| ids.contains(*v)).map_or_else(|| format!("{value:?}"), |_| "<event>".into());
+                    out.entry(n.into()).or_default().insert(format!("{role} {v}"));
+                }
+            }
+            GroundFact::Assert { .. } => {}
+        }
+    }
+    out
+}
+
+/// A renaming of predicted event ids onto gold ones, greedily by shared
+/// signature.
+fn match_ids(pred: &[GroundFact], gold: &[GroundFact]) -> HashMap<String, String> {
+    let (pi, gi) = (event_ids(pred), event_ids(gold));
+    let (ps, gs) = (signatures(pred, &pi), signatures(gold, &gi));
+    let mut pairs: Vec<(usize, String, String)> = Vec::new();
+    for (p, a) in &ps {
+        for (g, b) in &gs {
+            let shared = a.intersection(b).count();
+            if shared > 0 {
+                pairs.push((shared, p.clone(), g.clone()));
+            }
+        }
+    }
+    pairs.sort_by(|x, y| y.0.cmp(&x.0).then_with(|| x.1.cmp(&y.1)).then_with(|| x.2.cmp(&y.2)));
+    let mut map = HashMap::new();
+    let mut used = HashSet::new();
+    for (_, p, g) in pairs {
+        if !map.contains_key(&p) && !used.contains(&g) {
+            used.insert(g.clone());
+            map.insert(p, g);
+        }
+    }
+    for p in pi {
+        if !map.contains_key(&p) {
+            let fresh = format!("<unmatched {p}>");
+            map.insert(p, fresh);
+        }
+    }
+    map
+}
+
+fn rename_term(t: &Term, map: &HashMap<String, String>) -> Term {
+    match t {
+        Term::Value(Value::Name(n)) => map.get(n).map_or_else(|| t.clone(), |m| Term::name(m.clone())),
+        other => other.clone(),
+    }
+}
+
+fn rename(f: &GroundFact, map: &HashMap<String, String>) -> GroundFact {
+    match f {
+        GroundFact::Type { kind, id } => GroundFact::Type { kind: *kind, id: rename_term(id, map) },
+        GroundFact::Role { event, role, value } => GroundFact::Role { event: rename_term(event, map), role: *role, value: rename_term(value, map) },
+        GroundFact::Assert { pred, args } => GroundFact::Assert { pred: pred.clone(), args: args.iter().map(|a| rename_term(a, map)).collect() },
+    }
+}
+
+fn rename_query(q: &Query, map: &HashMap<String, String>) -> Query {
+    match q {
+        Query::Holds { goals } => Query::Holds {
+            goals: goals
+                .iter()
+                .map(|g| match g {
+                    lexlog_data::Goal::Holds(a) => lexlog_data::Goal::Holds(lexlog_data::Assertion {
+                        pred: a.pred.clone(),
+                        args: a.args.iter().map(|t| rename_term(t, map)).collect(),
+                    }),
+                    other => other.clone(),
+                })
+                .collect(),
+        },
+        other => other.clone(),
+    }
+}
+
+/// Fact counts of a prediction against the gold IR.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct Counts {
+    pub true_positives: usize,
+    pub false_positives: usize,
+    pub false_negatives: usize,
+    pub exact: bool,
+    pub query_correct: bool,
+}
+
+/// Compares `pred` with `gold`, event ids matched up to renaming.
+pub fn compare(pred: &CaseIr, gold: &CaseIr) -> Counts {
+    let (Ok(p), Ok(g)) = (expand(&pred.facts), expand(&gold.facts)) else {
+        let g = expand(&gold.facts).map(|g| g.len()).unwrap_or(0);
+        return Counts { false_negatives: g, ..Default::default() };
+    };
+    let map = match_ids(&p, &g);
+    let p: BTreeSet<GroundFact> = p.iter().map(|f| rename(f, &map)).collect();
+    let g: BTreeSet<GroundFact> = g.into_iter().collect();
+    let tp = p.intersection(&g).count();
+    let query_correct = match (&pred.query, &gold.query) {
+        (Some(a), Some(b)) => rename_query(a, &map) == *b,
+        (None, None) => true,
+        _ => false,
+    };
+    Counts { true_positives: tp, false_positives: p.len() - tp, false_negatives: g.len() - tp, exact: p == g && query_correct, query_correct }
+}
+
+/// Micro-averaged precision, recall and F1 over many cases.
+pub fn prf(counts: &[Counts]) -> (f64, f64, f64) {
+    let tp: usize = counts.iter().map(|c| c.true_positives).sum();
+    let fp: usize = counts.iter().map(|c| c.false_positives).sum();
+    let fnn: usize = counts.iter().map(|c| c.false_negatives).sum();
+    let p = tp as f64 / (tp + fp).max(1) as f64;
+    let r = tp as f64 / (tp + fnn).max(1) as f64;
+    let f = if p + r > 0.0 { 2.0 * p * r / (p + r) } else { 0.0 };
+    (p, r, f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lexlog_data::linear::parse;
+
+    #[test]
+    fn ids_match_up_to_renaming() {
+        let gold = parse("marriage e1 agent=ann agent=ben\npayment e2 agent=ann purpose=e1 amount=5\nquery tax ann 2017\n").unwrap();
+        let pred = parse("payment e1 agent=ann purpose=e2 amount=5\nmarriage e2 agent=ann agent=ben\nquery tax ann 2017\n").unwrap();
+        let c = compare(&pred, &gold);
+        assert!(c.exact, "{c:?}");
+        let worse = parse("payment e1 agent=ann amount=6\nquery tax ann 2016\n").unwrap();
+        let c = compare(&worse, &gold);
+        assert!(!c.exact && !c.query_correct);
+        assert_eq!(c.true_positives, 2);
+        let (p, r, _) = prf(&[c]);
+        assert!(p > 0.5 && r < 0.5);
+    }
+}
