@@ -9,10 +9,10 @@
 use crate::solve::Solver;
 use egg::{EGraph, Id, SymbolLang};
 use lexlog_data::{expand, CaseIr, EventKind, Goal, GroundFact, Query, Role, Term, Value};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum InconsistencyKind {
     /// A predicate no rule defines.
@@ -32,6 +32,20 @@ pub enum InconsistencyKind {
     QueryArgumentAbsent,
     /// The solver derives no answer for the query.
     NothingDerivable,
+}
+
+impl InconsistencyKind {
+    pub const ALL: [InconsistencyKind; 9] = [
+        InconsistencyKind::UnknownPredicate,
+        InconsistencyKind::WrongArity,
+        InconsistencyKind::WrongType,
+        InconsistencyKind::InvalidDate,
+        InconsistencyKind::EndBeforeStart,
+        InconsistencyKind::FunctionalConflict,
+        InconsistencyKind::DanglingReference,
+        InconsistencyKind::QueryArgumentAbsent,
+        InconsistencyKind::NothingDerivable,
+    ];
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
