@@ -1,9 +1,12 @@
 //! `lexlog`: the command-line entry point. Arguments are parsed here; the
 //! work is done by the library crates.
 
+mod ablate_cmd;
 mod data_cmd;
+mod eval_cmd;
 mod eval_parser_cmd;
 mod explain_cmd;
+mod joint;
 mod parser_cmd;
 mod solve_cmd;
 mod train_cmd;
@@ -34,6 +37,10 @@ enum Command {
     Train(train_cmd::TrainArgs),
     /// Evaluate a trained parser: fact F1, exact match, oracle@k.
     EvalParser(eval_parser_cmd::EvalParserArgs),
+    /// The joint evaluation: text -> parser -> solver-checked beams -> answer.
+    Eval(eval_cmd::EvalArgs),
+    /// Ablations of the pipeline: table, JSON and plots.
+    Ablate(ablate_cmd::AblateArgs),
 }
 
 fn main() -> Result<()> {
@@ -51,5 +58,7 @@ fn main() -> Result<()> {
         Command::Parser(cmd) => parser_cmd::run(cmd),
         Command::Train(args) => train_cmd::run(args),
         Command::EvalParser(args) => eval_parser_cmd::run(args),
+        Command::Eval(args) => eval_cmd::run(args),
+        Command::Ablate(args) => ablate_cmd::run(args),
     }
 }

@@ -1,0 +1,49 @@
+//! `lexlog eval --split test --model DIR [--json]`: the joint evaluation,
+//! text -> parser -> bridge -> answer (the README's main job).
+
+use crate::joint::{beams_for, evaluate, table};
+use anyhow::{Context, Result};
+use lexlog_bridge::pipeline::PipelineConfig;
+use lexlog_data::{Dataset, Split};
+use lexlog_solver::Solver;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct EvalArgs {
+    #[arg(long, value_enum, default_value_t = crate::solve_cmd::SplitArg::Test)]
+    split: crate::solve_cmd::SplitArg,
+    #[arg(long)]
+    model: PathBuf,
+    #[arg(long, default_value_t = 8)]
+    k: usize,
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn split_cases(data: &Dataset, split: crate::solve_cmd::SplitArg) -> (Vec<&lexlog_data::Case>, &'static str) {
+    let (s, name) = match split {
+        crate::solve_cmd::SplitArg::Train => (Some(Split::Train), "train"),
+        crate::solve_cmd::SplitArg::Test => (Some(Split::Test), "test"),
+        crate::solve_cmd::SplitArg::All => (None, "all"),
+    };
+    (data.cases_in(s).collect(), name)
+}
+
+pub fn run(args: EvalArgs) -> Result<()> {
+    let data = Dataset::load_default().context("loading SARA")?;
+    let (cases, split) = split_cases(&data, args.split);
+    let solver = Solver::new()?;
+    let beams = beams_for(&cases, &args.model, args.k, split)?;
+    let cfg = PipelineConfig { k: args.k, ..Default::default() };
+    let (report, _) = evaluate("lexlog (vote over solver-checked beams)", split, &cases, &beams, &solver, &cfg);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", table(std::slice::from_ref(&report)));
+        println!("\nby section (correct / cases):");
+        for (s, (n, k)) in &report.by_section {
+            println!("  {s:<8} {k:>3} / {n}");
+        }
+    }
+    Ok(())
+}

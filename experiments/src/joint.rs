@@ -1,0 +1,191 @@
+//! Joint evaluation: text -> parser beams -> bridge -> answer, scored as in
+//! the SARA paper (entailment accuracy; tax within max(10 %, $5,000)) and
+//! exactly, with abstentions and the penalty cost of Jurayj et al.
+
+use anyhow::{Context, Result};
+use lexlog_bridge::pipeline::{decide, Beam, Decision, PipelineConfig};
+use lexlog_data::{linear, Answer, Case, CaseKind};
+use lexlog_parser::decode::{beam_search, BeamConfig};
+use lexlog_parser::example::Example;
+use lexlog_parser::train::Trained;
+use lexlog_solver::{Prediction, Solver};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::{BufRead, Write};
+use std::path::Path;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CaseBeams {
+    pub case: String,
+    pub beams: Vec<Beam>,
+}
+
+/// Beams of every case, decoded with beam size `k` by the model in
+/// `model_dir`; cached in that directory as `beams-<tag>-k<k>.jsonl`.
+pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str) -> Result<BTreeMap<String, Vec<Beam>>> {
+    let cache = model_dir.join(format!("beams-{tag}-k{k}.jsonl"));
+    let mut out = BTreeMap::new();
+    if cache.is_file() {
+        let f = std::fs::File::open(&cache).with_context(|| format!("reading {}", cache.display()))?;
+        for line in std::io::BufReader::new(f).lines() {
+            let cb: CaseBeams = serde_json::from_str(&line?)?;
+            out.insert(cb.case, cb.beams);
+        }
+        if cases.iter().all(|c| out.contains_key(&c.id)) {
+            return Ok(out);
+        }
+        out.clear();
+    }
+    let device = lexlog_parser::device::best_device();
+    let t = Trained::load(model_dir, &lexlog_parser::source::minilm_dir()?, device)?;
+    let mut w = std::io::BufWriter::new(std::fs::File::create(&cache).with_context(|| format!("creating {}", cache.display()))?);
+    for case in cases {
+        let e = Example::from_case(case);
+        let source = t.tokenizer.encode(&e.source, &e.mentions)?;
+        let enc = tch::no_grad(|| t.model.encode(&[&source], device, false));
+        let beams: Vec<Beam> = beam_search(&t.model, &enc, &t.vocab, &e.mentions, BeamConfig { k, ..Default::default() })
+            .into_iter()
+            .map(|b| Beam { text: b.text, logprob: b.logprob })
+            .collect();
+        writeln!(w, "{}", serde_json::to_string(&CaseBeams { case: case.id.clone(), beams: beams.clone() })?)?;
+        out.insert(case.id.clone(), beams);
+    }
+    Ok(out)
+}
+
+/// The gold IR as the only beam (the gold-facts row).
+pub fn gold_beams(cases: &[&Case]) -> BTreeMap<String, Vec<Beam>> {
+    cases.iter().map(|c| (c.id.clone(), vec![Beam { text: linear::print(&c.ir), logprob: 0.0 }])).collect()
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EntailmentScore {
+    pub cases: usize,
+    pub correct: usize,
+    pub abstained: usize,
+    pub accuracy: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TaxScore {
+    pub cases: usize,
+    /// |y - ŷ| / max(0.1 y, 5000) < 1, as in the SARA paper.
+    pub within_delta: usize,
+    pub exact: usize,
+    pub abstained: usize,
+    /// Mean cost per tax case: overpayment in full, underpayment beyond
+    /// max($5,000, 10 %) a 20 % penalty, an abstention $270.
+    pub penalty_cost: f64,
+    pub accuracy: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct JointReport {
+    pub name: String,
+    pub split: String,
+    pub entailment: EntailmentScore,
+    pub tax: TaxScore,
+    pub abstention_rate: f64,
+    /// (coverage, accuracy) as the confidence threshold rises.
+    pub coverage_accuracy: Vec<(f64, f64)>,
+    pub by_section: BTreeMap<String, (usize, usize)>,
+}
+
+fn correct(gold: Answer, p: Option<Prediction>) -> bool {
+    match (gold, p) {
+        (Answer::Entailment, Some(Prediction::Entailment)) | (Answer::Contradiction, Some(Prediction::Contradiction)) => true,
+        (Answer::Dollars(y), Some(Prediction::Dollars(x))) => within_delta(y, x),
+        _ => false,
+    }
+}
+
+pub fn within_delta(y: i64, x: i64) -> bool {
+    ((y - x).abs() as f64) / (0.1 * y as f64).max(5000.0) < 1.0
+}
+
+fn penalty_cost(y: i64, p: Option<Prediction>) -> f64 {
+    match p {
+        Some(Prediction::Dollars(x)) if x >= y => (x - y) as f64,
+        Some(Prediction::Dollars(x)) => {
+            let under = (y - x) as f64;
+            if under > (0.1 * y as f64).max(5000.0) { 0.2 * under } else { 0.0 }
+        }
+        _ => 270.0,
+    }
+}
+
+/// Runs the bridge on every case and scores it.
+pub fn evaluate(name: &str, split: &str, cases: &[&Case], beams: &BTreeMap<String, Vec<Beam>>, solver: &Solver, cfg: &PipelineConfig) -> (JointReport, Vec<Decision>) {
+    let decisions: Vec<Decision> = cases.iter().map(|c| decide(solver, beams.get(&c.id).map_or(&[][..], |b| b.as_slice()), cfg)).collect();
+    let mut ent = EntailmentScore { cases: 0, correct: 0, abstained: 0, accuracy: 0.0 };
+    let mut tax = TaxScore { cases: 0, within_delta: 0, exact: 0, abstained: 0, penalty_cost: 0.0, accuracy: 0.0 };
+    let mut by_section: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut confidence: Vec<(f64, bool)> = Vec::new();
+    for (c, d) in cases.iter().zip(&decisions) {
+        let ok = correct(c.answer, d.answer);
+        let e = by_section.entry(crate::solve_cmd::section_of(c)).or_default();
+        e.0 += 1;
+        e.1 += ok as usize;
+        if d.answer.is_some() {
+            confidence.push((d.agreement, ok));
+        }
+        match c.kind {
+            CaseKind::Entailment => {
+                ent.cases += 1;
+                ent.correct += ok as usize;
+                ent.abstained += d.answer.is_none() as usize;
+            }
+            CaseKind::Tax => {
+                let Answer::Dollars(y) = c.answer else { continue };
+                tax.cases += 1;
+                tax.within_delta += ok as usize;
+                tax.exact += (d.answer == Some(Prediction::Dollars(y))) as usize;
+                tax.abstained += d.answer.is_none() as usize;
+                tax.penalty_cost += penalty_cost(y, d.answer);
+            }
+        }
+    }
+    ent.accuracy = ent.correct as f64 / ent.cases.max(1) as f64;
+    tax.accuracy = tax.within_delta as f64 / tax.cases.max(1) as f64;
+    tax.penalty_cost /= tax.cases.max(1) as f64;
+    confidence.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let n = cases.len().max(1) as f64;
+    let mut curve = Vec::new();
+    let mut right = 0;
+    for (i, (_, ok)) in confidence.iter().enumerate() {
+        right += *ok as usize;
+        curve.push(((i + 1) as f64 / n, right as f64 / (i + 1) as f64));
+    }
+    let abstained = decisions.iter().filter(|d| d.answer.is_none()).count();
+    let report = JointReport {
+        name: name.to_string(),
+        split: split.to_string(),
+        entailment: ent,
+        tax,
+        abstention_rate: abstained as f64 / n,
+        coverage_accuracy: curve,
+        by_section,
+    };
+    (report, decisions)
+}
+
+pub fn table(rows: &[JointReport]) -> String {
+    let mut out = String::from("| configuration | entailment acc. | tax within δ | tax exact | abstained | penalty cost / tax case |\n|---|---|---|---|---|---|\n");
+    for r in rows {
+        out.push_str(&format!(
+            "| {} | {:.1} % ({}/{}) | {:.1} % ({}/{}) | {}/{} | {:.1} % | ${:.0} |\n",
+            r.name,
+            100.0 * r.entailment.accuracy,
+            r.entailment.correct,
+            r.entailment.cases,
+            100.0 * r.tax.accuracy,
+            r.tax.within_delta,
+            r.tax.cases,
+            r.tax.exact,
+            r.tax.cases,
+            100.0 * r.abstention_rate,
+            r.tax.penalty_cost
+        ));
+    }
+    out
+}
