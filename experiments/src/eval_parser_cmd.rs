@@ -28,6 +28,9 @@ pub struct EvalParserArgs {
     /// Write every case's beams (JSON lines) here, for `lexlog eval`.
     #[arg(long)]
     save_beams: Option<PathBuf>,
+    /// Only the first N cases of the split (quick checks).
+    #[arg(long)]
+    limit: Option<usize>,
 }
 
 #[derive(Serialize, serde::Deserialize)]
@@ -80,7 +83,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let mut ranks: Vec<Option<usize>> = Vec::new();
     let mut sections: BTreeMap<String, Vec<Counts>> = BTreeMap::new();
     let start = Instant::now();
-    let cases: Vec<_> = data.cases_in(split).collect();
+    let cases: Vec<_> = data.cases_in(split).take(args.limit.unwrap_or(usize::MAX)).collect();
     for case in &cases {
         let e = Example::from_case(case);
         let gold = lexlog_data::linear::canonical_ids(&case.ir);

@@ -107,6 +107,9 @@ pub struct TrainConfig {
     pub augment: bool,
     /// Evaluate on dev every this many epochs.
     pub eval_every: usize,
+    /// Stop after the epoch that passes this wall-clock budget (seconds).
+    #[serde(default)]
+    pub max_seconds: Option<u64>,
 }
 
 impl TrainConfig {

@@ -53,80 +53,85 @@ fn allowed(prefix: &[Token], next: &Token) -> bool {
     }
 }
 
-/// The k best readable beams for one encoded case (`enc` of batch 1).
+/// The k best readable beams for one encoded case (`enc` of batch 1),
+/// decoded incrementally (cached keys and values), beams in one batch.
 pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Mention], cfg: BeamConfig) -> Vec<Beam> {
     let device = enc.states.device();
     let n_mentions = mentions.len() as i64;
     let v = vocab.len() as i64;
-    let width = v + enc.mentions.size()[1];
-    let mut live: Vec<(Vec<i64>, f64)> = vec![(vec![BOS as i64], 0.0)];
-    let mut done: Vec<Beam> = Vec::new();
     let score = |lp: f64, len: usize| lp / (len.max(1) as f64).powf(cfg.length_alpha);
-    for _ in 0..cfg.max_len {
-        if live.is_empty() {
-            break;
-        }
-        let n = live.len() as i64;
-        let t = live[0].0.len() as i64;
-        let flat: Vec<i64> = live.iter().flat_map(|(a, _)| a.iter().copied()).collect();
-        let prev = Tensor::from_slice(&flat).view([n, t]).to(device);
-        let index = Tensor::zeros([n], (Kind::Int64, device));
-        let logp = tch::no_grad(|| model.decode(&enc.select(&index), &prev, false).select(1, t - 1));
-        let logp: Vec<f64> = Vec::<f64>::try_from(logp.to_kind(Kind::Double).flatten(0, -1)).unwrap_or_default();
-        let mut cands: Vec<(f64, usize, i64)> = Vec::new();
-        for (b, (actions, lp)) in live.iter().enumerate() {
-            let prefix = tokens_of(&actions[1..], vocab, mentions).unwrap_or_default();
-            let row = &logp[b * width as usize..(b + 1) * width as usize];
-            let mut order: Vec<i64> = (0..width).collect();
-            order.sort_by(|&x, &y| row[y as usize].total_cmp(&row[x as usize]));
-            let mut taken = 0;
-            for a in order {
-                if taken >= cfg.k * 2 {
-                    break;
-                }
-                if matches!(a as u32, PAD | BOS | UNK) && a < v || a >= v + n_mentions {
-                    continue;
-                }
-                if a == EOS as i64 {
-                    let text = render(&prefix);
-                    if let Ok(ir) = linear::parse(&text) {
-                        let mut acts = actions[1..].to_vec();
-                        acts.push(a);
-                        done.push(Beam { actions: acts, logprob: lp + row[a as usize], text, ir });
-                    }
-                    continue;
-                }
-                let next = match tokens_of(&[a], vocab, mentions).and_then(|t| t.into_iter().next()) {
-                    Some(tok) => tok,
-                    None => continue,
-                };
-                if !allowed(&prefix, &next) {
-                    continue;
-                }
-                cands.push((lp + row[a as usize], b, a));
-                taken += 1;
-            }
-        }
-        cands.sort_by(|x, y| score(y.0, live[y.1].0.len()).total_cmp(&score(x.0, live[x.1].0.len())));
-        live = cands
-            .into_iter()
-            .take(cfg.k)
-            .map(|(lp, b, a)| {
-                let mut acts = live[b].0.clone();
-                acts.push(a);
-                (acts, lp)
-            })
-            .collect();
-        // Stop once k beams are done and no live beam can beat the worst.
-        if done.len() >= cfg.k {
-            done.sort_by(|x, y| score(y.logprob, y.actions.len()).total_cmp(&score(x.logprob, x.actions.len())));
-            done.truncate(cfg.k);
-            let worst = score(done[cfg.k - 1].logprob, done[cfg.k - 1].actions.len());
-            if live.iter().all(|(a, lp)| score(*lp, a.len()) < worst) {
+    // Live hypotheses: actions (after BOS), tokens, log-probability.
+    let mut live: Vec<(Vec<i64>, Vec<Token>, f64)> = vec![(vec![], vec![], 0.0)];
+    let mut state = model.start(enc, 1);
+    let mut last: Vec<i64> = vec![BOS as i64];
+    let mut done: Vec<Beam> = Vec::new();
+    tch::no_grad(|| {
+        for _ in 0..cfg.max_len {
+            if live.is_empty() {
                 break;
             }
+            let logp = model.step(&mut state, &Tensor::from_slice(&last).to(device));
+            let width = logp.size()[1] as usize;
+            let logp: Vec<f64> = Vec::<f64>::try_from(logp.to_kind(Kind::Double).flatten(0, -1)).unwrap_or_default();
+            let mut cands: Vec<(f64, usize, i64, Token)> = Vec::new();
+            for (b, (actions, prefix, lp)) in live.iter().enumerate() {
+                let row = &logp[b * width..(b + 1) * width];
+                let mut order: Vec<usize> = (0..width).collect();
+                order.sort_by(|&x, &y| row[y].total_cmp(&row[x]));
+                let mut taken = 0;
+                for a in order.into_iter().map(|a| a as i64) {
+                    if taken >= cfg.k {
+                        break;
+                    }
+                    if (a < v && matches!(a as u32, PAD | BOS | UNK)) || a >= v + n_mentions {
+                        continue;
+                    }
+                    let total = lp + row[a as usize];
+                    if a == EOS as i64 {
+                        let text = render(prefix);
+                        if let Ok(ir) = linear::parse(&text) {
+                            let mut acts = actions.clone();
+                            acts.push(a);
+                            done.push(Beam { actions: acts, logprob: total, text, ir });
+                        }
+                        continue;
+                    }
+                    let Some(next) = tokens_of(&[a], vocab, mentions).and_then(|t| t.into_iter().next()) else { continue };
+                    if !allowed(prefix, &next) {
+                        continue;
+                    }
+                    cands.push((total, b, a, next));
+                    taken += 1;
+                }
+            }
+            cands.sort_by(|x, y| score(y.0, live[y.1].0.len() + 1).total_cmp(&score(x.0, live[x.1].0.len() + 1)));
+            cands.truncate(cfg.k);
+            if cands.is_empty() {
+                break;
+            }
+            let parents: Vec<i64> = cands.iter().map(|c| c.1 as i64).collect();
+            state.reorder(&Tensor::from_slice(&parents).to(device));
+            last = cands.iter().map(|c| c.2).collect();
+            live = cands
+                .into_iter()
+                .map(|(lp, b, a, tok)| {
+                    let (mut acts, mut toks) = (live[b].0.clone(), live[b].1.clone());
+                    acts.push(a);
+                    toks.push(tok);
+                    (acts, toks, lp)
+                })
+                .collect();
+            // Stop once k beams are done and no live beam can beat the worst.
+            if done.len() >= cfg.k {
+                done.sort_by(|x, y| score(y.logprob, y.actions.len()).total_cmp(&score(x.logprob, x.actions.len())));
+                done.truncate(cfg.k);
+                let worst = score(done[cfg.k - 1].logprob, done[cfg.k - 1].actions.len());
+                if live.iter().all(|(a, _, lp)| score(*lp, a.len() + 1) < worst) {
+                    break;
+                }
+            }
         }
-    }
+    });
     done.sort_by(|x, y| score(y.logprob, y.actions.len()).total_cmp(&score(x.logprob, x.actions.len())));
     let mut seen = std::collections::HashSet::new();
     done.retain(|b| seen.insert(b.text.clone()));

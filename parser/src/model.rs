@@ -24,17 +24,28 @@ impl Attention {
         Attention { q: lin("q"), k: lin("k"), v: lin("v"), o: lin("o"), heads }
     }
 
-    /// `bias`: additive, broadcastable to [batch, heads, t, s].
-    fn forward(&self, x: &Tensor, mem: &Tensor, bias: &Tensor) -> Tensor {
-        let (b, t, h) = x.size3().expect("[batch, time, hidden]");
-        let s = mem.size()[1];
+    /// Keys and values of `mem`: [batch, heads, s, d] each.
+    fn kv(&self, mem: &Tensor) -> (Tensor, Tensor) {
+        let (b, s, h) = mem.size3().expect("[batch, time, hidden]");
         let d = h / self.heads;
-        let q = self.q.forward(x).view([b, t, self.heads, d]).transpose(1, 2);
         let k = self.k.forward(mem).view([b, s, self.heads, d]).transpose(1, 2);
         let v = self.v.forward(mem).view([b, s, self.heads, d]).transpose(1, 2);
+        (k, v)
+    }
+
+    /// `bias`: additive, broadcastable to [batch, heads, t, s].
+    fn attend(&self, x: &Tensor, k: &Tensor, v: &Tensor, bias: &Tensor) -> Tensor {
+        let (b, t, h) = x.size3().expect("[batch, time, hidden]");
+        let d = h / self.heads;
+        let q = self.q.forward(x).view([b, t, self.heads, d]).transpose(1, 2);
         let scores = q.matmul(&k.transpose(-2, -1)) / (d as f64).sqrt() + bias;
-        let y = scores.softmax(-1, Kind::Float).matmul(&v).transpose(1, 2).contiguous().view([b, t, h]);
+        let y = scores.softmax(-1, Kind::Float).matmul(v).transpose(1, 2).contiguous().view([b, t, h]);
         self.o.forward(&y)
+    }
+
+    fn forward(&self, x: &Tensor, mem: &Tensor, bias: &Tensor) -> Tensor {
+        let (k, v) = self.kv(mem);
+        self.attend(x, &k, &v, bias)
     }
 }
 
@@ -68,6 +79,50 @@ impl DecoderLayer {
         let x = self.cross_norm.forward(&(&x + self.cross_attn.forward(&x, mem, mem_bias).dropout(p, train)));
         let f = self.ff_out.forward(&self.ff_in.forward(&x).gelu("none")).dropout(p, train);
         self.ff_norm.forward(&(x + f))
+    }
+
+    /// One position `x` [n, 1, H], with this layer's caches.
+    fn step(&self, x: &Tensor, cache: &mut LayerCache, mem_bias: &Tensor) -> Tensor {
+        let (k, v) = self.self_attn.kv(x);
+        cache.self_k = Tensor::cat(&[&cache.self_k, &k], 2);
+        cache.self_v = Tensor::cat(&[&cache.self_v, &v], 2);
+        let none = Tensor::zeros([1], (Kind::Float, x.device()));
+        let x = self.self_norm.forward(&(x + self.self_attn.attend(x, &cache.self_k, &cache.self_v, &none)));
+        let x = self.cross_norm.forward(&(&x + self.cross_attn.attend(&x, &cache.cross_k, &cache.cross_v, mem_bias)));
+        let f = self.ff_out.forward(&self.ff_in.forward(&x).gelu("none"));
+        self.ff_norm.forward(&(x + f))
+    }
+}
+
+/// One decoder layer's caches during incremental decoding.
+pub struct LayerCache {
+    self_k: Tensor,
+    self_v: Tensor,
+    cross_k: Tensor,
+    cross_v: Tensor,
+}
+
+/// The state of incremental decoding for `n` hypotheses of one case.
+pub struct DecoderState {
+    layers: Vec<LayerCache>,
+    mem_bias: Tensor,
+    mentions: Tensor,
+    mention_mask: Tensor,
+    position: i64,
+}
+
+impl DecoderState {
+    /// Keeps the hypotheses `index` ([m]) in that order.
+    pub fn reorder(&mut self, index: &Tensor) {
+        for l in &mut self.layers {
+            l.self_k = l.self_k.index_select(0, index);
+            l.self_v = l.self_v.index_select(0, index);
+            l.cross_k = l.cross_k.index_select(0, index);
+            l.cross_v = l.cross_v.index_select(0, index);
+        }
+        self.mem_bias = self.mem_bias.index_select(0, index);
+        self.mentions = self.mentions.index_select(0, index);
+        self.mention_mask = self.mention_mask.index_select(0, index);
     }
 }
 
@@ -182,6 +237,50 @@ impl Seq2Seq {
         let mm: Vec<i64> = per_mentions.iter().flat_map(|(_, n)| (0..max_m).map(move |i| (i < *n as i64) as i64)).collect();
         let mention_mask = Tensor::from_slice(&mm).view([sources.len() as i64, max_m]).to(device);
         Encoded { states, mask, mentions, mention_mask }
+    }
+
+    /// Starts incremental decoding of one encoded case (batch 1) for `n`
+    /// hypotheses; feed BOS first.
+    pub fn start(&self, enc: &Encoded, n: i64) -> DecoderState {
+        let index = Tensor::zeros([n], (Kind::Int64, enc.states.device()));
+        let enc = enc.select(&index);
+        let h = self.cfg.encoder.hidden;
+        let d = h / self.cfg.decoder_heads;
+        let layers = self
+            .layers
+            .iter()
+            .map(|l| {
+                let (cross_k, cross_v) = l.cross_attn.kv(&enc.states);
+                let empty = Tensor::zeros([n, self.cfg.decoder_heads, 0, d], (Kind::Float, enc.states.device()));
+                LayerCache { self_k: empty.shallow_clone(), self_v: empty, cross_k, cross_v }
+            })
+            .collect();
+        let mem_bias: Tensor = ((enc.mask.to_kind(Kind::Float) - 1.0) * 1e9).view([n, 1, 1, -1]);
+        DecoderState { layers, mem_bias, mentions: enc.mentions, mention_mask: enc.mention_mask, position: 0 }
+    }
+
+    /// Log-probabilities [n, vocab + mentions] of the next action after
+    /// feeding `actions` [n] (one per hypothesis).
+    pub fn step(&self, state: &mut DecoderState, actions: &Tensor) -> Tensor {
+        let n = actions.size()[0];
+        let v = self.vocab_size;
+        let m = state.mentions.size()[1];
+        let is_copy = actions.ge(v).view([n, 1, 1]);
+        let vocab_ids = actions.clamp_max(v - 1).view([n, 1]);
+        let copy_ids = (actions - v).clamp(0, m - 1).view([n, 1, 1]).expand([n, 1, state.mentions.size()[2]], false);
+        let copied = state.mentions.gather(1, &copy_ids, false);
+        let emb = self.action_embedding.forward(&vocab_ids).where_self(&is_copy.logical_not(), &self.copy_embedding.forward(&copied));
+        let pos = Tensor::from_slice(&[state.position.min(self.cfg.max_target - 1)]).to(actions.device()).view([1, 1]);
+        let mut x = emb + self.position.forward(&pos);
+        for (layer, cache) in self.layers.iter().zip(state.layers.iter_mut()) {
+            x = layer.step(&x, cache, &state.mem_bias);
+        }
+        state.position += 1;
+        let vocab_logits = self.out_vocab.forward(&x);
+        let h = self.cfg.encoder.hidden as f64;
+        let copy_logits = self.out_copy.forward(&x).matmul(&state.mentions.transpose(1, 2)) / h.sqrt();
+        let copy_logits = copy_logits + ((state.mention_mask.to_kind(Kind::Float) - 1.0) * 1e9).unsqueeze(1);
+        Tensor::cat(&[vocab_logits, copy_logits], -1).log_softmax(-1, Kind::Float).squeeze_dim(1)
     }
 
     /// Scores of every next action after each prefix: `prev` [batch, time]

@@ -256,12 +256,17 @@ pub fn train(
         if stale >= cfg.patience.max(1) {
             break;
         }
+        if cfg.max_seconds.is_some_and(|m| snapshot.seconds >= m as f64) {
+            break;
+        }
     }
     metrics.seconds += started.elapsed().as_secs_f64();
     if !out.join("model.safetensors").is_file() {
         save_weights(&vs, &out.join("model.safetensors"))?;
     }
     write_atomic(&out.join("metrics.json"), serde_json::to_string_pretty(&metrics)?.as_bytes())?;
+    // Marks a finished run (a killed one lacks it, and resumes).
+    write_atomic(&out.join("complete"), b"")?;
     Ok(metrics)
 }
 

@@ -36,6 +36,7 @@ fn tiny_config() -> TrainConfig {
         patience: 1000,
         augment: false,
         eval_every: 50,
+        max_seconds: None,
     }
 }
 
@@ -90,4 +91,26 @@ fn save_then_load_reproduces_outputs_exactly() {
     std::fs::remove_file(&path).ok();
     let (x, y) = (run(&a), run(&b));
     assert_eq!(x.ne_tensor(&y).sum(Kind::Int64).int64_value(&[]), 0);
+}
+
+#[test]
+fn incremental_decoding_matches_the_full_decoder() {
+    tch::manual_seed(5);
+    let tok = SourceTokenizer::from_dir(&minilm_dir().unwrap()).unwrap();
+    let examples = eight_short_cases();
+    let vocab = Vocab::build(examples.iter().map(|e| (e.target.as_slice(), e.mentions.as_slice())), &[]);
+    let data = prepare(examples, &tok, &vocab).unwrap();
+    let vs = nn::VarStore::new(Device::Cpu);
+    let model = Seq2Seq::new(&ModelConfig::tiny(), vocab.len() as i64, tok.cls(), tok.sep(), &vs.root());
+    let enc = model.encode(&[&data[1].source], Device::Cpu, false);
+    let mut prefix = vec![lexlog_parser::target::BOS as i64];
+    prefix.extend_from_slice(&data[1].actions[..6]);
+    let t = prefix.len() as i64;
+    let full = model.decode(&enc, &Tensor::from_slice(&prefix).view([1, t]), false);
+    let mut state = model.start(&enc, 1);
+    for (i, &a) in prefix.iter().enumerate() {
+        let step = model.step(&mut state, &Tensor::from_slice(&[a]));
+        let diff = (step - full.select(1, i as i64)).abs().max().double_value(&[]);
+        assert!(diff < 1e-4, "step {i}: {diff}");
+    }
 }
