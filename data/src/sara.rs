@@ -284,7 +284,7 @@ fn ground_facts(file: &str, clauses: &[Clause]) -> Result<Vec<GroundFact>> {
         let c = window_fact(c).unwrap_or_else(|| c.clone());
         match classify(file, c.line, name, arity)? {
             HeadKind::Helper if !calls.contains(&(name.to_string(), arity)) && c.body.is_some() => {
-                tracing::warn!("{file}:{}: rule for {name}/{arity} is used by no other rule", c.line);
+                tracing::debug!("{file}:{}: rule for {name}/{arity} is used by no other rule", c.line);
             }
             HeadKind::Helper if !calls.contains(&(name.to_string(), arity)) => {
                 return Err(unsupported(

@@ -60,6 +60,8 @@ fn tiny_model_overfits_eight_cases_with_readable_sorted_beams() {
         for b in &beams {
             assert!(linear::parse(&b.text).is_ok(), "unreadable beam {}", b.text);
         }
+        let scores: Vec<f64> = beams.iter().map(|b| b.logprob / (b.actions.len() as f64).powf(0.6)).collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "beams not sorted: {scores:?}");
         let gold = linear::parse(&lexlog_parser::target::render(&e.target)).unwrap();
         exact += (beams[0].ir == gold) as usize;
     }
