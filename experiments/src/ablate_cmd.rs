@@ -39,7 +39,8 @@ pub fn run(args: AblateArgs) -> Result<()> {
     let kmax = 16;
     let beams = beams_for(&cases, &args.model, kmax, split)?;
     let mut rows: Vec<JointReport> = Vec::new();
-    let base = PipelineConfig::default();
+    let fitted = crate::joint::fit_on_dev(&data, &args.model, 8, &solver)?;
+    let base = PipelineConfig { strategy: Strategy::Vote, k: 8, ..fitted.clone() };
     let mut run = |name: &str, beams: &BTreeMap<String, Vec<Beam>>, cfg: &PipelineConfig| {
         rows.push(evaluate(name, split, &cases, beams, &solver, cfg).0);
     };
@@ -47,6 +48,7 @@ pub fn run(args: AblateArgs) -> Result<()> {
     run("parser top-1", &beams, &PipelineConfig { strategy: Strategy::TopOne, k: 1, ..base.clone() });
     run("+ rerank (k=8)", &beams, &PipelineConfig { strategy: Strategy::Rerank, k: 8, ..base.clone() });
     run("+ vote/abstain (k=8)", &beams, &PipelineConfig { strategy: Strategy::Vote, k: 8, ..base.clone() });
+    run("fitted on dev (k=8)", &beams, &fitted);
     for k in [1, 4, 8, 16] {
         run(&format!("vote, beam {k}"), &truncate(&beams, k), &PipelineConfig { k, ..base.clone() });
     }

@@ -1,9 +1,8 @@
 //! `lexlog eval --split test --model DIR [--json]`: the joint evaluation,
 //! text -> parser -> bridge -> answer (the README's main job).
 
-use crate::joint::{beams_for, evaluate, table};
+use crate::joint::{beams_for, evaluate, fit_on_dev, table};
 use anyhow::{Context, Result};
-use lexlog_bridge::pipeline::PipelineConfig;
 use lexlog_data::{Dataset, Split};
 use lexlog_solver::Solver;
 use std::path::PathBuf;
@@ -34,8 +33,10 @@ pub fn run(args: EvalArgs) -> Result<()> {
     let (cases, split) = split_cases(&data, args.split);
     let solver = Solver::new()?;
     let beams = beams_for(&cases, &args.model, args.k, split)?;
-    let cfg = PipelineConfig { k: args.k, ..Default::default() };
-    let (report, _) = evaluate("lexlog (vote over solver-checked beams)", split, &cases, &beams, &solver, &cfg);
+    // The bridge's weights are fitted on the model's dev cases only.
+    let cfg = fit_on_dev(&data, &args.model, args.k, &solver)?;
+    eprintln!("bridge fitted on dev: {:?}, penalty {}, min agreement {}", cfg.strategy, cfg.penalty, cfg.min_agreement);
+    let (report, _) = evaluate("lexlog (parser + solver-checked bridge)", split, &cases, &beams, &solver, &cfg);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

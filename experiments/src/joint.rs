@@ -189,3 +189,40 @@ pub fn table(rows: &[JointReport]) -> String {
     }
     out
 }
+
+/// The dev cases of a trained model: the train-split cases its run held out
+/// (same seed and fraction), never test cases.
+pub fn dev_cases<'a>(data: &'a lexlog_data::Dataset, model_dir: &Path) -> Result<Vec<&'a Case>> {
+    let path = model_dir.join("config.json");
+    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let meta: lexlog_parser::train::CheckpointMeta = serde_json::from_str(&text)?;
+    let train: Vec<Example> = data.cases_in(Some(lexlog_data::Split::Train)).map(Example::from_case).collect();
+    let (_, dev) = lexlog_parser::train::split_dev(train, meta.train.dev_fraction, meta.train.seed);
+    Ok(dev.iter().filter_map(|e| data.case(&e.id)).collect())
+}
+
+/// Fits the bridge's weights (strategy, penalty per finding, agreement
+/// threshold) on the dev cases: highest accuracy, then lowest penalty
+/// cost.
+pub fn fit_on_dev(data: &lexlog_data::Dataset, model_dir: &Path, k: usize, solver: &Solver) -> Result<PipelineConfig> {
+    let dev = dev_cases(data, model_dir)?;
+    let beams = beams_for(&dev, model_dir, k, "dev")?;
+    let mut best: Option<(f64, f64, PipelineConfig)> = None;
+    for strategy in [lexlog_bridge::Strategy::Rerank, lexlog_bridge::Strategy::Vote] {
+        for penalty in [0.0, 1.0, 2.0, 5.0, 10.0] {
+            for min_agreement in [0.0, 0.3, 0.5, 0.7] {
+                if strategy == lexlog_bridge::Strategy::Rerank && min_agreement > 0.0 {
+                    continue;
+                }
+                let cfg = PipelineConfig { strategy, k, penalty, min_agreement, ..Default::default() };
+                let (r, _) = evaluate("dev", "dev", &dev, &beams, solver, &cfg);
+                let acc = (r.entailment.correct + r.tax.within_delta) as f64 / dev.len().max(1) as f64;
+                let better = best.as_ref().is_none_or(|(a, c, _)| acc > *a || (acc == *a && r.tax.penalty_cost < *c));
+                if better {
+                    best = Some((acc, r.tax.penalty_cost, cfg));
+                }
+            }
+        }
+    }
+    Ok(best.map(|b| b.2).unwrap_or_default())
+}
