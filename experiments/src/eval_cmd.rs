@@ -11,6 +11,7 @@ use std::path::PathBuf;
 pub struct EvalArgs {
     #[arg(long, value_enum, default_value_t = crate::solve_cmd::SplitArg::Test)]
     split: crate::solve_cmd::SplitArg,
+    /// The trained model (with --cv: the folder for the fold models).
     #[arg(long)]
     model: PathBuf,
     #[arg(long, default_value_t = 8)]
@@ -21,6 +22,13 @@ pub struct EvalArgs {
     /// a split, e.g. held-out perturbed cases.
     #[arg(long)]
     cases: Option<PathBuf>,
+    /// K-fold cross-validation over all 376 cases (pairs kept together):
+    /// trains a model per fold with --config into --out/fold-N.
+    #[arg(long)]
+    cv: Option<usize>,
+    /// Training configuration for --cv.
+    #[arg(long, default_value = "parser/configs/main.json")]
+    config: PathBuf,
 }
 
 pub fn split_cases(data: &Dataset, split: crate::solve_cmd::SplitArg) -> (Vec<&lexlog_data::Case>, &'static str) {
@@ -34,6 +42,15 @@ pub fn split_cases(data: &Dataset, split: crate::solve_cmd::SplitArg) -> (Vec<&l
 
 pub fn run(args: EvalArgs) -> Result<()> {
     let data = Dataset::load_default().context("loading SARA")?;
+    if let Some(k) = args.cv {
+        let reports = crate::cv::run(&data, k, &args.config, &args.model, args.k)?;
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&reports)?);
+        } else {
+            print!("{}", table(&reports));
+        }
+        return Ok(());
+    }
     let own: Vec<lexlog_data::Case>;
     let (cases, split): (Vec<&lexlog_data::Case>, String) = match &args.cases {
         Some(dir) => {

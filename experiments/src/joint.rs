@@ -190,22 +190,37 @@ pub fn table(rows: &[JointReport]) -> String {
     out
 }
 
-/// The dev cases of a trained model: the train-split cases its run held out
-/// (same seed and fraction), never test cases.
-pub fn dev_cases<'a>(data: &'a lexlog_data::Dataset, model_dir: &Path) -> Result<Vec<&'a Case>> {
+/// The dev cases of a trained model: the cases its run held out of its
+/// training cases (same seed and fraction), never evaluation cases.
+/// `pool`: the cases the model was trained from.
+pub fn dev_cases<'a>(pool: Vec<&'a Case>, model_dir: &Path) -> Result<Vec<&'a Case>> {
     let path = model_dir.join("config.json");
     let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
     let meta: lexlog_parser::train::CheckpointMeta = serde_json::from_str(&text)?;
-    let train: Vec<Example> = data.cases_in(Some(lexlog_data::Split::Train)).map(Example::from_case).collect();
+    let train: Vec<Example> = pool.iter().map(|c| Example::from_case(c)).collect();
     let (_, dev) = lexlog_parser::train::split_dev(train, meta.train.dev_fraction, meta.train.seed);
-    Ok(dev.iter().filter_map(|e| data.case(&e.id)).collect())
+    Ok(pool.into_iter().filter(|c| dev.iter().any(|e| e.id == c.id)).collect())
 }
 
 /// Fits the bridge's weights (strategy, penalty per finding, agreement
 /// threshold) on the dev cases: highest accuracy, then lowest penalty
 /// cost.
 pub fn fit_on_dev(data: &lexlog_data::Dataset, model_dir: &Path, k: usize, solver: &Solver) -> Result<PipelineConfig> {
-    let dev = dev_cases(data, model_dir)?;
+    fit_on(dev_cases(data.cases_in(Some(lexlog_data::Split::Train)).collect(), model_dir)?, model_dir, k, solver)
+}
+
+/// As [`fit_on_dev`] for a cross-validation fold's model, trained on all
+/// cases outside its fold.
+pub fn fit_on_dev_cases(data: &lexlog_data::Dataset, model_dir: &Path, k: usize, solver: &Solver) -> Result<PipelineConfig> {
+    let trained_on = std::fs::read_to_string(model_dir.join("trained_on.json")).ok().and_then(|t| serde_json::from_str::<Vec<String>>(&t).ok());
+    let pool: Vec<&Case> = match trained_on {
+        Some(ids) => data.cases.iter().filter(|c| ids.contains(&c.id)).collect(),
+        None => data.cases_in(Some(lexlog_data::Split::Train)).collect(),
+    };
+    fit_on(dev_cases(pool, model_dir)?, model_dir, k, solver)
+}
+
+fn fit_on(dev: Vec<&Case>, model_dir: &Path, k: usize, solver: &Solver) -> Result<PipelineConfig> {
     let beams = beams_for(&dev, model_dir, k, "dev")?;
     let mut best: Option<(f64, f64, PipelineConfig)> = None;
     for strategy in [lexlog_bridge::Strategy::Rerank, lexlog_bridge::Strategy::Vote] {

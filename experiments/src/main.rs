@@ -2,6 +2,7 @@
 //! work is done by the library crates.
 
 mod ablate_cmd;
+mod cv;
 mod data_cmd;
 mod eval_cmd;
 mod eval_parser_cmd;
