@@ -1,7 +1,7 @@
 //! `lexlog eval-parser --split test --model DIR [--json]`: parser metrics.
 
 use anyhow::{Context, Result};
-use lexlog_data::{Dataset, Split};
+use lexlog_data::Dataset;
 use lexlog_parser::decode::{beam_search, BeamConfig};
 use lexlog_parser::eval::{compare, prf, Counts};
 use lexlog_parser::example::Example;
@@ -68,11 +68,7 @@ struct SectionReport {
 
 pub fn run(args: EvalParserArgs) -> Result<()> {
     let data = Dataset::load_default().context("loading SARA")?;
-    let split = match args.split {
-        crate::solve_cmd::SplitArg::Train => Some(Split::Train),
-        crate::solve_cmd::SplitArg::Test => Some(Split::Test),
-        crate::solve_cmd::SplitArg::All => None,
-    };
+    let (all_cases, split_name) = crate::eval_cmd::split_cases(&data, args.split);
     let device = lexlog_parser::device::best_device();
     let t = Trained::load(&args.model, &minilm_dir()?, device)?;
     let mut saved = match &args.save_beams {
@@ -83,7 +79,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let mut ranks: Vec<Option<usize>> = Vec::new();
     let mut sections: BTreeMap<String, Vec<Counts>> = BTreeMap::new();
     let start = Instant::now();
-    let cases: Vec<_> = data.cases_in(split).take(args.limit.unwrap_or(usize::MAX)).collect();
+    let cases: Vec<_> = all_cases.into_iter().take(args.limit.unwrap_or(usize::MAX)).collect();
     for case in &cases {
         let e = Example::from_case(case);
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
@@ -104,7 +100,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let n = top1.len().max(1) as f64;
     let oracle = |k: usize| ranks.iter().filter(|r| r.is_some_and(|r| r < k)).count() as f64 / n;
     let report = Report {
-        split: format!("{:?}", split.map_or("all", |s| s.as_str())).trim_matches('"').to_string(),
+        split: split_name.to_string(),
         cases: top1.len(),
         fact_precision: p,
         fact_recall: r,
