@@ -57,6 +57,9 @@ struct Report {
     oracle_at_k: BTreeMap<String, f64>,
     cases_per_second: f64,
     by_section: BTreeMap<String, SectionReport>,
+    /// Gold facts the top beam misses, and facts it adds, by fact type.
+    missing_by_type: BTreeMap<String, usize>,
+    spurious_by_type: BTreeMap<String, usize>,
 }
 
 #[derive(Serialize)]
@@ -78,6 +81,8 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let mut top1: Vec<Counts> = Vec::new();
     let mut ranks: Vec<Option<usize>> = Vec::new();
     let mut sections: BTreeMap<String, Vec<Counts>> = BTreeMap::new();
+    let mut missing: BTreeMap<String, usize> = BTreeMap::new();
+    let mut spurious: BTreeMap<String, usize> = BTreeMap::new();
     let start = Instant::now();
     let cases: Vec<_> = all_cases.into_iter().take(args.limit.unwrap_or(usize::MAX)).collect();
     for case in &cases {
@@ -88,6 +93,15 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         let beams = beam_search(&t.model, &enc, &t.vocab, &e.mentions, BeamConfig { k: args.k, ..Default::default() });
         let c = beams.first().map_or(compare(&lexlog_data::CaseIr::default(), &gold), |b| compare(&b.ir, &gold));
         ranks.push(beams.iter().position(|b| compare(&b.ir, &gold).exact));
+        if let Some(b) = beams.first() {
+            let (m, s) = lexlog_parser::eval::errors_by_type(&b.ir, &gold);
+            for (k, n) in m {
+                *missing.entry(k).or_default() += n;
+            }
+            for (k, n) in s {
+                *spurious.entry(k).or_default() += n;
+            }
+        }
         sections.entry(crate::solve_cmd::section_of(case)).or_default().push(c);
         top1.push(c);
         if let Some(w) = saved.as_mut() {
@@ -113,6 +127,8 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
             .iter()
             .map(|(s, cs)| (s.clone(), SectionReport { cases: cs.len(), fact_f1: prf(cs).2, exact_match: cs.iter().filter(|c| c.exact).count() as f64 / cs.len() as f64 }))
             .collect(),
+        missing_by_type: missing,
+        spurious_by_type: spurious,
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -126,5 +142,12 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     for (s, r) in &report.by_section {
         println!("{s:<8} {:>6} {:>8.3} {:>8.3}", r.cases, r.fact_f1, r.exact_match);
     }
+    let top = |m: &BTreeMap<String, usize>| {
+        let mut v: Vec<_> = m.iter().collect();
+        v.sort_by_key(|(_, n)| std::cmp::Reverse(**n));
+        v.into_iter().take(12).map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", ")
+    };
+    println!("missing facts by type: {}", top(&report.missing_by_type));
+    println!("spurious facts by type: {}", top(&report.spurious_by_type));
     Ok(())
 }

@@ -122,6 +122,33 @@ pub struct Counts {
     pub query_correct: bool,
 }
 
+/// The kind of a ground fact, for error breakdowns: `type payment`,
+/// `role start`, `assert s151_c`.
+pub fn fact_type(f: &GroundFact) -> String {
+    match f {
+        GroundFact::Type { kind, .. } => format!("type {kind}"),
+        GroundFact::Role { role, .. } => format!("role {role}"),
+        GroundFact::Assert { pred, .. } => format!("assert {}", pred.as_str()),
+    }
+}
+
+/// Missing (gold, not predicted) and spurious (predicted, not gold) facts
+/// by [`fact_type`].
+pub fn errors_by_type(pred: &CaseIr, gold: &CaseIr) -> (HashMap<String, usize>, HashMap<String, usize>) {
+    let (mut missing, mut spurious) = (HashMap::new(), HashMap::new());
+    let (Ok(p), Ok(g)) = (expand(&pred.facts), expand(&gold.facts)) else { return (missing, spurious) };
+    let map = match_ids(&p, &g);
+    let p: BTreeSet<GroundFact> = p.iter().map(|f| rename(f, &map)).collect();
+    let g: BTreeSet<GroundFact> = g.into_iter().collect();
+    for f in g.difference(&p) {
+        *missing.entry(fact_type(f)).or_default() += 1;
+    }
+    for f in p.difference(&g) {
+        *spurious.entry(fact_type(f)).or_default() += 1;
+    }
+    (missing, spurious)
+}
+
 /// Compares `pred` with `gold`, event ids matched up to renaming.
 pub fn compare(pred: &CaseIr, gold: &CaseIr) -> Counts {
     let (Ok(p), Ok(g)) = (expand(&pred.facts), expand(&gold.facts)) else {
