@@ -7,11 +7,17 @@ use crate::mentions::Mention;
 use std::path::{Path, PathBuf};
 use tokenizers::Tokenizer;
 
-/// Where the MiniLM files are: `$LEXLOG_MINILM` (set by `.ci/setup`).
+/// Where the MiniLM files are: `$LEXLOG_MINILM` (set by `.ci/setup`), else
+/// the set-up's cache (`$LEXLOG_CACHE`, default `~/.cache/lexlog`).
 pub fn minilm_dir() -> Result<PathBuf, ParserError> {
+    let cache = std::env::var_os("LEXLOG_CACHE")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/lexlog")));
     std::env::var_os("LEXLOG_MINILM")
         .map(PathBuf::from)
-        .filter(|p| p.join("tokenizer.json").is_file())
+        .into_iter()
+        .chain(cache.map(|c| c.join("minilm-0.1.0")))
+        .find(|p| p.join("tokenizer.json").is_file())
         .ok_or(ParserError::MissingEncoder)
 }
 
