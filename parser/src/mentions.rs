@@ -71,6 +71,30 @@ fn clean(word: &str) -> &str {
     word.trim_matches(|c: char| !c.is_alphanumeric())
 }
 
+/// A statute citation such as `7703(b)(3)` or `section 151(c)` as the
+/// predicate that names it, `s7703_b_3`.
+fn citation(word: &str) -> Option<String> {
+    let w = word.trim_end_matches(|c: char| matches!(c, ',' | '.' | ';' | ':'));
+    let digits: String = w.chars().take_while(|c| c.is_ascii_digit()).collect();
+    if digits.is_empty() || digits.len() > 4 {
+        return None;
+    }
+    let mut id = format!("s{digits}");
+    let mut rest = &w[digits.len()..];
+    let mut labels = 0;
+    while let Some(r) = rest.strip_prefix('(') {
+        let (label, after) = r.split_once(')')?;
+        if label.is_empty() || !label.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return None;
+        }
+        id.push('_');
+        id.push_str(label);
+        rest = after;
+        labels += 1;
+    }
+    (labels > 0 && rest.is_empty()).then_some(id)
+}
+
 /// Every value `text` mentions, in order of first occurrence, each once.
 pub fn extract(text: &str) -> Vec<Mention> {
     let ws = words(text);
@@ -99,6 +123,17 @@ pub fn extract(text: &str) -> Vec<Mention> {
             }
             i += 3;
             continue;
+        }
+        // "section 7703" (no subsection) and "7703(b)(3)".
+        if let Some(id) = citation(w) {
+            push(Value::Name(id), s, e);
+        } else if clean(w).eq_ignore_ascii_case("section") || clean(w).eq_ignore_ascii_case("sections") {
+            if let Some(&(s2, e2, next)) = ws.get(i + 1) {
+                let n = next.trim_end_matches(|c: char| !c.is_ascii_alphanumeric() && c != ')');
+                if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) {
+                    push(Value::Name(format!("s{n}")), s2, e2);
+                }
+            }
         }
         if let Some(y) = year(w.trim_start_matches(|c: char| !c.is_ascii_digit())) {
             push(Value::Int(y as i64), s, e);
@@ -189,6 +224,14 @@ mod tests {
         let v = values("In 2017, Alice was paid $33200.");
         let d = |m, day| Value::Date(NaiveDate::from_ymd_opt(2017, m, day).unwrap());
         assert!(v.contains(&d(1, 1)) && v.contains(&d(12, 31)) && v.contains(&Value::Int(33200)));
+    }
+
+    #[test]
+    fn statute_citations_name_their_predicates() {
+        let v = values("Section 7703(b)(3) applies under section 152(c)(1)(A) and section 2.");
+        for id in ["s7703_b_3", "s152_c_1_A", "s2"] {
+            assert!(v.contains(&Value::Name(id.into())), "{id} missing from {v:?}");
+        }
     }
 
     #[test]

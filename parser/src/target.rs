@@ -205,6 +205,14 @@ impl Vocab {
                         return Action::Copy(i as u32);
                     }
                 }
+                // A predicate the text cites is copied from its citation.
+                if let Token::Sym(s) = t {
+                    if lexlog_data::SectionId::parse(s).is_some() {
+                        if let Some(i) = mentions.iter().position(|m| matches!(&m.value, Value::Name(n) if n == s)) {
+                            return Action::Copy(i as u32);
+                        }
+                    }
+                }
                 Action::Vocab(self.index.get(&token_key(t)).copied().unwrap_or(UNK))
             })
             .collect();
