@@ -26,6 +26,9 @@ pub struct EvalArgs {
     /// trains a model per fold with --config into --out/fold-N.
     #[arg(long)]
     cv: Option<usize>,
+    /// Print every case's decision and its reasons.
+    #[arg(long)]
+    verbose: bool,
     /// Training configuration for --cv.
     #[arg(long, default_value = "parser/configs/main.json")]
     config: PathBuf,
@@ -74,7 +77,12 @@ pub fn run(args: EvalArgs) -> Result<()> {
     // The bridge's weights are fitted on the model's dev cases only.
     let cfg = fit_on_dev(&data, &args.model, args.k, &solver)?;
     eprintln!("bridge fitted on dev: {:?}, penalty {}, min agreement {}", cfg.strategy, cfg.penalty, cfg.min_agreement);
-    let (report, _) = evaluate("lexlog (parser + solver-checked bridge)", split, &cases, &beams, &solver, &cfg);
+    let (report, decisions) = evaluate("lexlog (parser + solver-checked bridge)", split, &cases, &beams, &solver, &cfg);
+    if args.verbose {
+        for (c, d) in cases.iter().zip(&decisions) {
+            eprintln!("{}: gold {}, answer {:?}; {}", c.id, c.answer, d.answer, d.reasons.join("; "));
+        }
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

@@ -74,6 +74,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let (all_cases, split_name) = crate::eval_cmd::split_cases(&data, args.split);
     let device = lexlog_parser::device::best_device();
     let t = Trained::load(&args.model, &minilm_dir()?, device)?;
+    let arities = crate::joint::query_arities(&lexlog_solver::Solver::new()?);
     let mut saved = match &args.save_beams {
         Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?)),
         None => None,
@@ -90,7 +91,8 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
         let source = t.tokenizer.encode(&e.source, &e.mentions)?;
         let enc = tch::no_grad(|| t.model.encode(&[&source], device, false));
-        let beams = beam_search(&t.model, &enc, &t.vocab, &e.mentions, BeamConfig { k: args.k, ..Default::default() });
+        let cfg = BeamConfig { k: args.k, arities: Some(arities.clone()), ..Default::default() };
+        let beams = beam_search(&t.model, &enc, &t.vocab, &e.mentions, cfg);
         let c = beams.first().map_or(compare(&lexlog_data::CaseIr::default(), &gold), |b| compare(&b.ir, &gold));
         ranks.push(beams.iter().position(|b| compare(&b.ir, &gold).exact));
         if let Some(b) = beams.first() {

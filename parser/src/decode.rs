@@ -6,6 +6,8 @@ use crate::model::{Encoded, Seq2Seq};
 use crate::target::{render, Token, Vocab, BOS, EOS, PAD, UNK};
 use crate::mentions::Mention;
 use lexlog_data::{linear, CaseIr};
+use std::collections::HashMap;
+use std::sync::Arc;
 use tch::{Kind, Tensor};
 
 /// One finished hypothesis.
@@ -19,17 +21,21 @@ pub struct Beam {
     pub ir: CaseIr,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct BeamConfig {
     pub k: usize,
     pub max_len: usize,
     /// Scores are logprob / len^alpha.
     pub length_alpha: f64,
+    /// Arities of the predicates a query may ask (from the solver's rules):
+    /// when given, a query goal names a known predicate with one of its
+    /// arities.
+    pub arities: Option<Arc<HashMap<String, Vec<usize>>>>,
 }
 
 impl Default for BeamConfig {
     fn default() -> Self {
-        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6 }
+        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, arities: None }
     }
 }
 
@@ -42,15 +48,55 @@ fn tokens_of(actions: &[i64], vocab: &Vocab, mentions: &[Mention]) -> Option<Vec
     vocab.decode(&acts, mentions)
 }
 
-/// Whether `next` may follow `prefix` (a light grammar: a role word is
-/// followed by `=`, and `=` follows only a role word).
-fn allowed(prefix: &[Token], next: &Token) -> bool {
+fn word(t: &Token) -> Option<&str> {
+    match t {
+        Token::Sym(s) => Some(s),
+        Token::Value(lexlog_data::Value::Name(n)) => Some(n),
+        _ => None,
+    }
+}
+
+/// Whether a query goal may end after `goal` (its predicate, then its
+/// arguments) or take one more argument.
+fn query_goal_ok(goal: &[Token], next: &Token, arities: &HashMap<String, Vec<usize>>) -> bool {
+    let Some(pred) = goal.first().and_then(word) else { return true };
+    if matches!(pred, "unbound" | "first_day" | "before") {
+        return true;
+    }
+    let Some(allowed) = arities.get(pred) else { return false };
+    let args = goal.len() - 1;
+    let ends = matches!(next, Token::Sym(s) if s == "\n" || s == "&");
+    if ends {
+        allowed.contains(&args)
+    } else {
+        allowed.iter().any(|&a| a > args)
+    }
+}
+
+/// Whether `next` may follow `prefix`: a role word is followed by `=`, and
+/// `=` follows only a role word; with arities, query goals name known
+/// predicates with the right number of arguments.
+fn allowed(prefix: &[Token], next: &Token, arities: Option<&HashMap<String, Vec<usize>>>) -> bool {
     let role = |t: &Token| matches!(t, Token::Sym(s) if lexlog_data::Role::from_name(s).is_some());
     let eq = |t: &Token| matches!(t, Token::Sym(s) if s == "=");
-    match prefix.last() {
+    let ok = match prefix.last() {
         Some(last) if role(last) => eq(next),
         _ => !eq(next),
+    };
+    let Some(arities) = arities else { return ok };
+    // The current line, and within a query its current goal.
+    let line_start = prefix.iter().rposition(|t| matches!(t, Token::Sym(s) if s == "\n")).map_or(0, |i| i + 1);
+    let line = &prefix[line_start..];
+    if line.first().and_then(word) != Some("query") {
+        return ok;
     }
+    let goal_start = line.iter().rposition(|t| matches!(t, Token::Sym(s) if s == "&")).map_or(1, |i| i + 1);
+    let goal = &line[goal_start..];
+    if goal.is_empty() {
+        // The goal's predicate itself.
+        return ok && word(next).is_some_and(|w| arities.contains_key(w) || matches!(w, "unbound" | "first_day" | "before"));
+    }
+    ok && query_goal_ok(goal, next, arities)
 }
 
 /// The k best readable beams for one encoded case (`enc` of batch 1),
@@ -88,6 +134,9 @@ pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Me
                     }
                     let total = lp + row[a as usize];
                     if a == EOS as i64 {
+                        if cfg.arities.is_some() && !allowed(prefix, &Token::Sym("\n".into()), cfg.arities.as_deref()) && !prefix.last().is_some_and(|t| matches!(t, Token::Sym(s) if s == "\n")) {
+                            continue;
+                        }
                         let text = render(prefix);
                         if let Ok(ir) = linear::parse(&text) {
                             let mut acts = actions.clone();
@@ -97,7 +146,7 @@ pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Me
                         continue;
                     }
                     let Some(next) = tokens_of(&[a], vocab, mentions).and_then(|t| t.into_iter().next()) else { continue };
-                    if !allowed(prefix, &next) {
+                    if !allowed(prefix, &next, cfg.arities.as_deref()) {
                         continue;
                     }
                     cands.push((total, b, a, next));
