@@ -4,7 +4,6 @@ use lexlog_data::{linear, CaseIr};
 use lexlog_solver::{InconsistencyKind, Prediction, Solver};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 
 /// A parser hypothesis: its linear text and log-probability.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -116,7 +115,8 @@ pub fn decide(solver: &Solver, beams: &[Beam], cfg: &PipelineConfig) -> Decision
                 return Decision { answer: None, reasons, agreement: 0.0, beams: judged };
             }
             let top = voters.iter().map(|j| j.score).fold(f64::NEG_INFINITY, f64::max);
-            let mut weights: HashMap<String, (f64, Prediction)> = HashMap::new();
+            // A BTreeMap, so that ties resolve the same way on every run.
+            let mut weights: std::collections::BTreeMap<String, (f64, Prediction)> = Default::default();
             let mut total = 0.0;
             for j in &voters {
                 let w = (j.score - top).exp();
