@@ -187,3 +187,27 @@ pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Me
     done.truncate(cfg.k);
     done
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::target::lex;
+
+    #[test]
+    fn query_goals_take_their_predicates_arities() {
+        let arities: HashMap<String, Vec<usize>> = [("s1".to_string(), vec![2]), ("tax".to_string(), vec![2])].into();
+        let nl = Token::Sym("\n".into());
+        let a = Some(&arities);
+        let prefix = lex("income e1 agent=ann\nquery s1 ann");
+        assert!(!allowed(&prefix, &nl, a), "one argument is too few");
+        assert!(allowed(&prefix, &lex("2017")[0], a));
+        let prefix = lex("query s1 ann 2017");
+        assert!(allowed(&prefix, &nl, a));
+        assert!(!allowed(&prefix, &lex("5")[0], a), "three arguments are too many");
+        assert!(!allowed(&lex("query"), &lex("s99")[0], a), "unknown predicate");
+        assert!(allowed(&lex("query"), &lex("tax")[0], a));
+        // Facts are not constrained, roles still need `=`.
+        assert!(allowed(&lex("payment e1"), &lex("agent")[0], a));
+        assert!(!allowed(&lex("payment e1 agent"), &lex("ann")[0], a));
+    }
+}
