@@ -7,17 +7,26 @@ use lexlog_data::{Dataset, Split};
 use lexlog_solver::Solver;
 use std::path::PathBuf;
 
+/// What every evaluation of a trained model takes.
+#[derive(clap::Args)]
+pub struct ModelArgs {
+    #[arg(long, value_enum, default_value_t = crate::solve_cmd::SplitArg::Test)]
+    pub split: crate::solve_cmd::SplitArg,
+    /// A model directory written by `lexlog train` (with `eval --cv`: the
+    /// folder for the fold models).
+    #[arg(long)]
+    pub model: PathBuf,
+    /// Beam size.
+    #[arg(long, default_value_t = 8)]
+    pub k: usize,
+    #[arg(long)]
+    pub json: bool,
+}
+
 #[derive(clap::Args)]
 pub struct EvalArgs {
-    #[arg(long, value_enum, default_value_t = crate::solve_cmd::SplitArg::Test)]
-    split: crate::solve_cmd::SplitArg,
-    /// The trained model (with --cv: the folder for the fold models).
-    #[arg(long)]
-    model: PathBuf,
-    #[arg(long, default_value_t = 8)]
-    k: usize,
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    common: ModelArgs,
     /// Evaluate the case files of this directory (SARA's format) instead of
     /// a split, e.g. held-out perturbed cases.
     #[arg(long)]
@@ -44,10 +53,12 @@ pub fn split_cases(data: &Dataset, split: crate::solve_cmd::SplitArg) -> (Vec<&l
 }
 
 pub fn run(args: EvalArgs) -> Result<()> {
+    let ModelArgs { split: split_arg, model, k, json } = &args.common;
+    let (model, k, json) = (model.clone(), *k, *json);
     let data = Dataset::load_default().context("loading SARA")?;
     if let Some(k) = args.cv {
-        let reports = crate::cv::run(&data, k, &args.config, &args.model, args.k)?;
-        if args.json {
+        let reports = crate::cv::run(&data, k, &args.config, &model, k)?;
+        if json {
             println!("{}", serde_json::to_string_pretty(&reports)?);
         } else {
             print!("{}", table(&reports));
@@ -67,15 +78,15 @@ pub fn run(args: EvalArgs) -> Result<()> {
             (own.iter().collect(), tag)
         }
         None => {
-            let (c, s) = split_cases(&data, args.split);
+            let (c, s) = split_cases(&data, *split_arg);
             (c, s.to_string())
         }
     };
     let split = split.as_str();
     let solver = Solver::new()?;
-    let beams = beams_for(&cases, &args.model, args.k, split)?;
+    let beams = beams_for(&cases, &model, k, split)?;
     // The bridge's weights are fitted on the model's dev cases only.
-    let cfg = fit_on_dev(&data, &args.model, args.k, &solver)?;
+    let cfg = fit_on_dev(&data, &model, k, &solver)?;
     eprintln!("bridge fitted on dev: {:?}, penalty {}, min agreement {}", cfg.strategy, cfg.penalty, cfg.min_agreement);
     let (report, decisions) = evaluate("lexlog (parser + solver-checked bridge)", split, &cases, &beams, &solver, &cfg);
     if args.verbose {
@@ -83,7 +94,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
             eprintln!("{}: gold {}, answer {:?}; {}", c.id, c.answer, d.answer, d.reasons.join("; "));
         }
     }
-    if args.json {
+    if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print!("{}", table(std::slice::from_ref(&report)));

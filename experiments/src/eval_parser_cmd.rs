@@ -15,16 +15,8 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct EvalParserArgs {
-    #[arg(long, value_enum, default_value_t = crate::solve_cmd::SplitArg::Test)]
-    split: crate::solve_cmd::SplitArg,
-    /// A model directory written by `lexlog train`.
-    #[arg(long)]
-    model: PathBuf,
-    /// Beam size.
-    #[arg(long, default_value_t = 8)]
-    k: usize,
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    common: crate::eval_cmd::ModelArgs,
     /// Write every case's beams (JSON lines) here, for `lexlog eval`.
     #[arg(long)]
     save_beams: Option<PathBuf>,
@@ -71,9 +63,9 @@ struct SectionReport {
 
 pub fn run(args: EvalParserArgs) -> Result<()> {
     let data = Dataset::load_default().context("loading SARA")?;
-    let (all_cases, split_name) = crate::eval_cmd::split_cases(&data, args.split);
+    let (all_cases, split_name) = crate::eval_cmd::split_cases(&data, args.common.split);
     let device = lexlog_parser::device::best_device();
-    let t = Trained::load(&args.model, &minilm_dir()?, device)?;
+    let t = Trained::load(&args.common.model, &minilm_dir()?, device)?;
     let arities = crate::joint::query_arities(&lexlog_solver::Solver::new()?);
     let mut saved = match &args.save_beams {
         Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?)),
@@ -91,7 +83,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
         let source = t.tokenizer.encode(&e.source, &e.mentions)?;
         let enc = tch::no_grad(|| t.model.encode(&[&source], device, false));
-        let cfg = BeamConfig { k: args.k, arities: Some(arities.clone()), ..Default::default() };
+        let cfg = BeamConfig { k: args.common.k, arities: Some(arities.clone()), ..Default::default() };
         let beams = beam_search(&t.model, &enc, &t.vocab, &e.mentions, cfg);
         let c = beams.first().map_or(compare(&lexlog_data::CaseIr::default(), &gold), |b| compare(&b.ir, &gold));
         ranks.push(beams.iter().position(|b| compare(&b.ir, &gold).exact));
@@ -123,7 +115,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         fact_f1: f,
         exact_match: top1.iter().filter(|c| c.exact).count() as f64 / n,
         query_accuracy: top1.iter().filter(|c| c.query_correct).count() as f64 / n,
-        oracle_at_k: [1, 4, args.k].iter().map(|&k| (k.to_string(), oracle(k))).collect(),
+        oracle_at_k: [1, 4, args.common.k].iter().map(|&k| (k.to_string(), oracle(k))).collect(),
         cases_per_second: top1.len() as f64 / secs.max(1e-9),
         by_section: sections
             .iter()
@@ -132,11 +124,11 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         missing_by_type: missing,
         spurious_by_type: spurious,
     };
-    if args.json {
+    if args.common.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
-    println!("split {}: {} cases, {:.2} cases/s (k = {})", report.split, report.cases, report.cases_per_second, args.k);
+    println!("split {}: {} cases, {:.2} cases/s (k = {})", report.split, report.cases, report.cases_per_second, args.common.k);
     println!("fact precision {:.3}  recall {:.3}  F1 {:.3}", p, r, f);
     println!("exact match {:.3}  query accuracy {:.3}", report.exact_match, report.query_accuracy);
     println!("oracle@k {:?}", report.oracle_at_k);
