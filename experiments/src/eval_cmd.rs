@@ -32,7 +32,7 @@ pub struct EvalArgs {
     #[arg(long)]
     cases: Option<PathBuf>,
     /// K-fold cross-validation over all 376 cases (pairs kept together):
-    /// trains a model per fold with --config into --out/fold-N.
+    /// trains a model per fold with --config into --model/fold-N.
     #[arg(long)]
     cv: Option<usize>,
     /// Print every case's decision and its reasons.
