@@ -73,12 +73,13 @@ pub fn judge(solver: &Solver, beam: &Beam, cfg: &PipelineConfig) -> Judged {
     let Some(ir) = ir else {
         return Judged { logprob: beam.logprob, findings: vec![InconsistencyKind::WrongType], answer: None, score: f64::NEG_INFINITY };
     };
+    let (findings, outcome) = solver.check_and_solve("beam", &ir);
     let findings: Vec<InconsistencyKind> = if cfg.strategy == Strategy::TopOne {
         vec![]
     } else {
-        solver.check(&ir).into_iter().map(|i| i.kind).filter(|k| !cfg.disabled_checks.contains(k)).collect()
+        findings.into_iter().map(|i| i.kind).filter(|k| !cfg.disabled_checks.contains(k)).collect()
     };
-    let answer = solver.solve("beam", &ir).ok().map(|o| o.prediction);
+    let answer = outcome.ok().map(|o| o.prediction);
     let score = beam.logprob - cfg.penalty * findings.len() as f64 - if answer.is_none() { 1e6 } else { 0.0 };
     Judged { logprob: beam.logprob, findings, answer, score }
 }

@@ -76,6 +76,17 @@ fn looks_like_date(s: &str) -> bool {
 impl Solver {
     /// Every inconsistency found in `ir`; empty for a consistent case.
     pub fn check(&self, ir: &CaseIr) -> Vec<Inconsistency> {
+        let mut out = self.check_facts(ir);
+        if ir.query.is_some() && out.iter().all(|i| i.kind != InconsistencyKind::UnknownPredicate && i.kind != InconsistencyKind::WrongArity) {
+            if let Err(e) = self.solve("check", ir) {
+                out.push(finding(InconsistencyKind::NothingDerivable, e.to_string()));
+            }
+        }
+        out
+    }
+
+    /// The checks that need no solving.
+    fn check_facts(&self, ir: &CaseIr) -> Vec<Inconsistency> {
         use InconsistencyKind::*;
         let mut out = Vec::new();
         let ground = match expand(&ir.facts) {
@@ -263,11 +274,19 @@ impl Solver {
                 out.push(finding(QueryArgumentAbsent, format!("the query names {n}, which no fact mentions")));
             }
         }
-        if ir.query.is_some() && out.iter().all(|i| i.kind != UnknownPredicate && i.kind != WrongArity) {
-            if let Err(e) = self.solve("check", ir) {
-                out.push(finding(NothingDerivable, e.to_string()));
+        out
+    }
+
+    /// The findings of [`Solver::check`] and the solver's answer, solving
+    /// once (the bridge judges every beam this way).
+    pub fn check_and_solve(&self, case: &str, ir: &CaseIr) -> (Vec<Inconsistency>, Result<crate::Outcome, crate::SolverError>) {
+        let mut findings = self.check_facts(ir);
+        let outcome = self.solve(case, ir);
+        if let Err(e) = &outcome {
+            if ir.query.is_some() && findings.iter().all(|i| i.kind != InconsistencyKind::UnknownPredicate && i.kind != InconsistencyKind::WrongArity) {
+                findings.push(finding(InconsistencyKind::NothingDerivable, e.to_string()));
             }
         }
-        out
+        (findings, outcome)
     }
 }
