@@ -37,7 +37,7 @@ pub fn run(args: AblateArgs) -> Result<()> {
     let solver = Solver::new()?;
     std::fs::create_dir_all(&args.out)?;
     let kmax = 16;
-    let beams = beams_for(&cases, &args.model, kmax, split)?;
+    let beams = beams_for(&cases, &args.model, kmax, split, &solver)?;
     let mut rows: Vec<JointReport> = Vec::new();
     let fitted = crate::joint::fit_on_dev(&data, &args.model, 8, &solver)?;
     let base = PipelineConfig { strategy: Strategy::Vote, k: 8, ..fitted.clone() };
@@ -57,7 +57,7 @@ pub fn run(args: AblateArgs) -> Result<()> {
     }
     for v in &args.variants {
         let (name, dir) = v.split_once('=').context("--variant takes name=DIR")?;
-        let vb = beams_for(&cases, &PathBuf::from(dir), 8, split)?;
+        let vb = beams_for(&cases, &PathBuf::from(dir), 8, split, &solver)?;
         run(&format!("{name}: top-1"), &vb, &PipelineConfig { strategy: Strategy::TopOne, k: 1, ..base.clone() });
         run(&format!("{name}: vote (k=8)"), &vb, &base);
     }

@@ -43,7 +43,7 @@ pub fn run(data: &Dataset, k: usize, config: &Path, out: &Path, beam: usize) -> 
             lexlog_parser::train::train(&cfg, train, &crate::parser_cmd::statute_ids(data), &lexlog_parser::source::minilm_dir()?, &dir, resume, device, &mut quiet)?;
         }
         let held: Vec<&Case> = data.cases.iter().filter(|c| fold_of[&c.id] == fold).collect();
-        let beams = beams_for(&held, &dir, beam, &format!("fold{fold}"))?;
+        let beams = beams_for(&held, &dir, beam, &format!("fold{fold}"), &solver)?;
         let bridge = crate::joint::fit_on_dev_cases(data, &dir, beam, &solver)?;
         reports.push(evaluate(&format!("fold {fold}"), "cv", &held, &beams, &solver, &bridge).0);
     }

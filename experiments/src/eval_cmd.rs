@@ -84,7 +84,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
     };
     let split = split.as_str();
     let solver = Solver::new()?;
-    let beams = beams_for(&cases, &model, k, split)?;
+    let beams = beams_for(&cases, &model, k, split, &solver)?;
     // The bridge's weights are fitted on the model's dev cases only.
     let cfg = fit_on_dev(&data, &model, k, &solver)?;
     eprintln!("bridge fitted on dev: {:?}, penalty {}, min agreement {}", cfg.strategy, cfg.penalty, cfg.min_agreement);

@@ -39,7 +39,7 @@ pub fn query_arities(solver: &Solver) -> std::sync::Arc<std::collections::HashMa
 
 /// Beams of every case, decoded with beam size `k` by the model in
 /// `model_dir`; cached in that directory as `beams-<tag>-k<k>.jsonl`.
-pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str) -> Result<BTreeMap<String, Vec<Beam>>> {
+pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
     // (Beams decoded under the arity constraints of the query.)
     let cache = model_dir.join(format!("beams-{tag}-k{k}-typed.jsonl"));
     let mut out = BTreeMap::new();
@@ -56,7 +56,7 @@ pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str) -> Resu
     }
     let device = lexlog_parser::device::best_device();
     let t = Trained::load(model_dir, &lexlog_parser::source::minilm_dir()?, device)?;
-    let arities = query_arities(&Solver::new()?);
+    let arities = query_arities(solver);
     let mut w = std::io::BufWriter::new(std::fs::File::create(&cache).with_context(|| format!("creating {}", cache.display()))?);
     for case in cases {
         let e = Example::from_case(case);
@@ -241,7 +241,7 @@ pub fn fit_on_dev_cases(data: &lexlog_data::Dataset, model_dir: &Path, k: usize,
 }
 
 fn fit_on(dev: Vec<&Case>, model_dir: &Path, k: usize, solver: &Solver) -> Result<PipelineConfig> {
-    let beams = beams_for(&dev, model_dir, k, "dev")?;
+    let beams = beams_for(&dev, model_dir, k, "dev", solver)?;
     let mut best: Option<(f64, f64, PipelineConfig)> = None;
     for strategy in [lexlog_bridge::Strategy::Rerank, lexlog_bridge::Strategy::Vote] {
         for penalty in [0.0, 1.0, 2.0, 5.0, 10.0] {

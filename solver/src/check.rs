@@ -171,21 +171,28 @@ impl Solver {
                 attrs.entry((ev, *role)).or_default().push(show(value));
             }
         }
-        // A person's birth is functional too.
-        let births: Vec<(String, String)> = ground
+        // A person's birth is functional too: the starts of birth events,
+        // by the person born (one pass over the facts each).
+        let birth_events: HashSet<String> = ground
             .iter()
-            .filter_map(|f| match f {
-                GroundFact::Role { event, role: Role::Agent, value } => Some((show(event), show(value))),
+            .filter_map(|g| match g {
+                GroundFact::Type { kind: EventKind::Birth, id } => Some(show(id)),
                 _ => None,
             })
-            .filter(|(e, _)| ground.iter().any(|g| matches!(g, GroundFact::Type { kind: EventKind::Birth, id } if show(id) == *e)))
             .collect();
-        for (e, person) in births {
-            for f in &ground {
-                if let GroundFact::Role { event, role: Role::Start, value: v @ Term::Value(_) } = f {
-                    if show(event) == e {
-                        attrs.entry((format!("born:{person}"), Role::Start)).or_default().push(show(v));
-                    }
+        let mut starts_of: HashMap<String, Vec<String>> = HashMap::new();
+        for f in &ground {
+            if let GroundFact::Role { event, role: Role::Start, value: v @ Term::Value(_) } = f {
+                let e = show(event);
+                if birth_events.contains(&e) {
+                    starts_of.entry(e).or_default().push(show(v));
+                }
+            }
+        }
+        for f in &ground {
+            if let GroundFact::Role { event, role: Role::Agent, value } = f {
+                if let Some(starts) = starts_of.get(&show(event)) {
+                    attrs.entry((format!("born:{}", show(value)), Role::Start)).or_default().extend(starts.iter().cloned());
                 }
             }
         }
