@@ -23,6 +23,9 @@ pub struct EvalParserArgs {
     /// Only the first N cases of the split (quick checks).
     #[arg(long)]
     limit: Option<usize>,
+    /// Only these cases (repeatable).
+    #[arg(long = "case")]
+    cases: Vec<String>,
 }
 
 #[derive(Serialize, serde::Deserialize)]
@@ -77,7 +80,11 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let mut missing: BTreeMap<String, usize> = BTreeMap::new();
     let mut spurious: BTreeMap<String, usize> = BTreeMap::new();
     let start = Instant::now();
-    let cases: Vec<_> = all_cases.into_iter().take(args.limit.unwrap_or(usize::MAX)).collect();
+    let cases: Vec<_> = all_cases
+        .into_iter()
+        .filter(|c| args.cases.is_empty() || args.cases.contains(&c.id))
+        .take(args.limit.unwrap_or(usize::MAX))
+        .collect();
     for case in &cases {
         let e = Example::from_case(case);
         let gold = lexlog_data::linear::canonical_ids(&case.ir);

@@ -1,12 +1,12 @@
 //! Batched beam search, apart from the model: k-best action sequences with
-//! length normalisation, constrained so that every returned beam reads
-//! back as a well-formed IR.
+//! length normalisation, constrained by [`crate::grammar`] so that every
+//! returned beam reads back as a well-formed IR.
 
 use crate::model::{Encoded, Seq2Seq};
+use crate::grammar::{expected, Arities};
 use crate::target::{render, Token, Vocab, BOS, EOS, PAD, UNK};
 use crate::mentions::Mention;
 use lexlog_data::{linear, CaseIr};
-use std::collections::HashMap;
 use std::sync::Arc;
 use tch::{Kind, Tensor};
 
@@ -30,7 +30,7 @@ pub struct BeamConfig {
     /// Arities of the predicates a query may ask (from the solver's rules):
     /// when given, a query goal names a known predicate with one of its
     /// arities.
-    pub arities: Option<Arc<HashMap<String, Vec<usize>>>>,
+    pub arities: Option<Arc<Arities>>,
 }
 
 impl Default for BeamConfig {
@@ -46,57 +46,6 @@ fn tokens_of(actions: &[i64], vocab: &Vocab, mentions: &[Mention]) -> Option<Vec
         .map(|&a| if a < v { crate::target::Action::Vocab(a as u32) } else { crate::target::Action::Copy((a - v) as u32) })
         .collect();
     vocab.decode(&acts, mentions)
-}
-
-fn word(t: &Token) -> Option<&str> {
-    match t {
-        Token::Sym(s) => Some(s),
-        Token::Value(lexlog_data::Value::Name(n)) => Some(n),
-        _ => None,
-    }
-}
-
-/// Whether a query goal may end after `goal` (its predicate, then its
-/// arguments) or take one more argument.
-fn query_goal_ok(goal: &[Token], next: &Token, arities: &HashMap<String, Vec<usize>>) -> bool {
-    let Some(pred) = goal.first().and_then(word) else { return true };
-    if matches!(pred, "unbound" | "first_day" | "before") {
-        return true;
-    }
-    let Some(allowed) = arities.get(pred) else { return false };
-    let args = goal.len() - 1;
-    let ends = matches!(next, Token::Sym(s) if s == "\n" || s == "&");
-    if ends {
-        allowed.contains(&args)
-    } else {
-        allowed.iter().any(|&a| a > args)
-    }
-}
-
-/// Whether `next` may follow `prefix`: a role word is followed by `=`, and
-/// `=` follows only a role word; with arities, query goals name known
-/// predicates with the right number of arguments.
-fn allowed(prefix: &[Token], next: &Token, arities: Option<&HashMap<String, Vec<usize>>>) -> bool {
-    let role = |t: &Token| matches!(t, Token::Sym(s) if lexlog_data::Role::from_name(s).is_some());
-    let eq = |t: &Token| matches!(t, Token::Sym(s) if s == "=");
-    let ok = match prefix.last() {
-        Some(last) if role(last) => eq(next),
-        _ => !eq(next),
-    };
-    let Some(arities) = arities else { return ok };
-    // The current line, and within a query its current goal.
-    let line_start = prefix.iter().rposition(|t| matches!(t, Token::Sym(s) if s == "\n")).map_or(0, |i| i + 1);
-    let line = &prefix[line_start..];
-    if line.first().and_then(word) != Some("query") {
-        return ok;
-    }
-    let goal_start = line.iter().rposition(|t| matches!(t, Token::Sym(s) if s == "&")).map_or(1, |i| i + 1);
-    let goal = &line[goal_start..];
-    if goal.is_empty() {
-        // The goal's predicate itself.
-        return ok && word(next).is_some_and(|w| arities.contains_key(w) || matches!(w, "unbound" | "first_day" | "before"));
-    }
-    ok && query_goal_ok(goal, next, arities)
 }
 
 /// The k best readable beams for one encoded case (`enc` of batch 1),
@@ -122,6 +71,7 @@ pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Me
             let mut cands: Vec<(f64, usize, i64, Token)> = Vec::new();
             for (b, (actions, prefix, lp)) in live.iter().enumerate() {
                 let row = &logp[b * width..(b + 1) * width];
+                let grammar = expected(prefix, cfg.arities.as_deref());
                 let mut order: Vec<usize> = (0..width).collect();
                 order.sort_by(|&x, &y| row[y].total_cmp(&row[x]));
                 let mut taken = 0;
@@ -134,10 +84,12 @@ pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Me
                     }
                     let total = lp + row[a as usize];
                     if a == EOS as i64 {
-                        if cfg.arities.is_some() && !allowed(prefix, &Token::Sym("\n".into()), cfg.arities.as_deref()) && !prefix.last().is_some_and(|t| matches!(t, Token::Sym(s) if s == "\n")) {
+                        if !grammar.allows_end() {
                             continue;
                         }
                         let text = render(prefix);
+                        // The grammar lets only readable outputs end; the
+                        // reader has the last word all the same.
                         if let Ok(ir) = linear::parse(&text) {
                             let mut acts = actions.clone();
                             acts.push(a);
@@ -146,7 +98,7 @@ pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Me
                         continue;
                     }
                     let Some(next) = tokens_of(&[a], vocab, mentions).and_then(|t| t.into_iter().next()) else { continue };
-                    if !allowed(prefix, &next, cfg.arities.as_deref()) {
+                    if !grammar.allows(&next) {
                         continue;
                     }
                     cands.push((total, b, a, next));
@@ -188,26 +140,3 @@ pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Me
     done
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::target::lex;
-
-    #[test]
-    fn query_goals_take_their_predicates_arities() {
-        let arities: HashMap<String, Vec<usize>> = [("s1".to_string(), vec![2]), ("tax".to_string(), vec![2])].into();
-        let nl = Token::Sym("\n".into());
-        let a = Some(&arities);
-        let prefix = lex("income e1 agent=ann\nquery s1 ann");
-        assert!(!allowed(&prefix, &nl, a), "one argument is too few");
-        assert!(allowed(&prefix, &lex("2017")[0], a));
-        let prefix = lex("query s1 ann 2017");
-        assert!(allowed(&prefix, &nl, a));
-        assert!(!allowed(&prefix, &lex("5")[0], a), "three arguments are too many");
-        assert!(!allowed(&lex("query"), &lex("s99")[0], a), "unknown predicate");
-        assert!(allowed(&lex("query"), &lex("tax")[0], a));
-        // Facts are not constrained, roles still need `=`.
-        assert!(allowed(&lex("payment e1"), &lex("agent")[0], a));
-        assert!(!allowed(&lex("payment e1 agent"), &lex("ann")[0], a));
-    }
-}

@@ -9,6 +9,7 @@ pub mod device;
 mod error;
 pub mod eval;
 pub mod example;
+pub mod grammar;
 pub mod mentions;
 pub mod model;
 pub mod source;

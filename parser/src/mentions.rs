@@ -14,6 +14,38 @@ pub struct Mention {
     pub value: Value,
     pub start: usize,
     pub end: usize,
+    /// How the text gives it: renderings of one span (a year as the number,
+    /// its first day, its last day) differ only in kind.
+    pub kind: MentionKind,
+}
+
+/// How a mention's value was read from the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MentionKind {
+    Word,
+    /// `alice_s_house` from "Alice's house".
+    Possessive,
+    /// A statute citation, as its predicate.
+    Citation,
+    ProperLower,
+    ProperCased,
+    Place,
+    /// A dollar amount.
+    Amount,
+    /// A bare number or percentage.
+    Number,
+    Year,
+    YearFirstDay,
+    YearLastDay,
+    Date,
+}
+
+impl MentionKind {
+    pub const COUNT: i64 = 12;
+
+    pub fn index(self) -> i64 {
+        self as i64
+    }
 }
 
 const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
@@ -99,9 +131,9 @@ fn citation(word: &str) -> Option<String> {
 pub fn extract(text: &str) -> Vec<Mention> {
     let ws = words(text);
     let mut out: Vec<Mention> = Vec::new();
-    let mut push = |value: Value, start: usize, end: usize| {
+    let mut push = |value: Value, start: usize, end: usize, kind: MentionKind| {
         if !out.iter().any(|m| m.value == value) {
-            out.push(Mention { value, start, end });
+            out.push(Mention { value, start, end, kind });
         }
     };
     let mut i = 0;
@@ -117,51 +149,51 @@ pub fn extract(text: &str) -> Vec<Mention> {
             _ => None,
         };
         if let Some((date, end)) = date {
-            push(Value::Date(date), s, end);
+            push(Value::Date(date), s, end, MentionKind::Date);
             if let Some(y) = year(ws[i + 2].2) {
-                push(Value::Int(y as i64), ws[i + 2].0, ws[i + 2].1);
+                push(Value::Int(y as i64), ws[i + 2].0, ws[i + 2].1, MentionKind::Year);
             }
             i += 3;
             continue;
         }
         // "section 7703" (no subsection) and "7703(b)(3)".
         if let Some(id) = citation(w) {
-            push(Value::Name(id), s, e);
+            push(Value::Name(id), s, e, MentionKind::Citation);
         } else if clean(w).eq_ignore_ascii_case("section") || clean(w).eq_ignore_ascii_case("sections") {
             if let Some(&(s2, e2, next)) = ws.get(i + 1) {
                 let n = next.trim_end_matches(|c: char| !c.is_ascii_alphanumeric() && c != ')');
                 if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) {
-                    push(Value::Name(format!("s{n}")), s2, e2);
+                    push(Value::Name(format!("s{n}")), s2, e2, MentionKind::Citation);
                 }
             }
         }
         if let Some(y) = year(w.trim_start_matches(|c: char| !c.is_ascii_digit())) {
-            push(Value::Int(y as i64), s, e);
-            for (m, d) in [(1, 1), (12, 31)] {
+            push(Value::Int(y as i64), s, e, MentionKind::Year);
+            for (m, d, kind) in [(1, 1, MentionKind::YearFirstDay), (12, 31, MentionKind::YearLastDay)] {
                 if let Some(date) = NaiveDate::from_ymd_opt(y, m, d) {
-                    push(Value::Date(date), s, e);
+                    push(Value::Date(date), s, e, kind);
                 }
             }
         } else if let Some(rest) = w.strip_prefix('$').or_else(|| w.strip_prefix("US$")) {
             let digits: String = rest.trim_end_matches(|c: char| !c.is_ascii_digit()).chars().filter(|c| *c != ',').collect();
             let integer = digits.split('.').next().unwrap_or_default();
             if let Ok(n) = integer.parse::<i64>() {
-                push(Value::Int(n), s, e);
+                push(Value::Int(n), s, e, MentionKind::Amount);
             }
         } else if let Ok(n) = clean(w).trim_end_matches('%').parse::<i64>() {
-            push(Value::Int(n), s, e);
+            push(Value::Int(n), s, e, MentionKind::Number);
         }
         let base = clean(w).trim_end_matches("'s").trim_end_matches("\u{2019}s");
         let possessive = base.len() < clean(w).len();
         let word = base.to_lowercase();
         if !word.is_empty() && word.chars().all(|c| c.is_alphabetic()) {
-            push(Value::Name(word.clone()), s, e);
+            push(Value::Name(word.clone()), s, e, MentionKind::Word);
             // "Alice's house" also gives the name alice_s_house.
             if possessive {
                 if let Some(&(_, e2, next)) = ws.get(i + 1) {
                     let next = clean(next).to_lowercase();
                     if !next.is_empty() {
-                        push(Value::Name(format!("{word}_s_{next}")), s, e2);
+                        push(Value::Name(format!("{word}_s_{next}")), s, e2, MentionKind::Possessive);
                     }
                 }
             }
@@ -180,8 +212,8 @@ pub fn extract(text: &str) -> Vec<Mention> {
             }
             if j > i {
                 let phrase = text[s..end].trim_end_matches(|c: char| !c.is_alphanumeric());
-                push(Value::Text(phrase.to_lowercase()), s, end);
-                push(Value::Text(phrase.to_string()), s, end);
+                push(Value::Text(phrase.to_lowercase()), s, end, MentionKind::ProperLower);
+                push(Value::Text(phrase.to_string()), s, end, MentionKind::ProperCased);
             }
             // Places: "Caracas, Venezuela", "Stanley, Wisconsin, USA".
             let mut j = i;
@@ -192,7 +224,7 @@ pub fn extract(text: &str) -> Vec<Mention> {
             }
             if j > i {
                 let phrase = text[s..end].trim_end_matches(|c: char| !c.is_alphanumeric());
-                push(Value::Text(phrase.to_lowercase()), s, end);
+                push(Value::Text(phrase.to_lowercase()), s, end, MentionKind::Place);
             }
         }
         i += 1;

@@ -1,10 +1,12 @@
 //! The seq2seq model: a BERT encoder (MiniLM or random) and a transformer
 //! decoder whose every step scores the closed vocabulary and, by a pointer,
 //! the case's mentions. A mention is represented by the mean of its
-//! word-piece states; copying it feeds that representation back in.
+//! word-piece states plus an embedding of its kind (how the text gives it);
+//! copying it feeds that representation back in.
 
 use crate::bert::BertEncoder;
 use crate::config::ModelConfig;
+use crate::mentions::MentionKind;
 use crate::source::{Source, WINDOW};
 use tch::nn::{self, Module};
 use tch::{Device, Kind, Tensor};
@@ -158,6 +160,7 @@ pub struct Seq2Seq {
     encoder: BertEncoder,
     action_embedding: nn::Embedding,
     copy_embedding: nn::Linear,
+    mention_kind: nn::Embedding,
     position: nn::Embedding,
     layers: Vec<DecoderLayer>,
     out_vocab: nn::Linear,
@@ -179,6 +182,7 @@ impl Seq2Seq {
             encoder: BertEncoder::new(&cfg.encoder, vs.clone()),
             action_embedding: nn::embedding(&d / "action_embedding", vocab_size, h, Default::default()),
             copy_embedding: nn::linear(&d / "copy_embedding", h, h, Default::default()),
+            mention_kind: nn::embedding(&d / "mention_kind", MentionKind::COUNT, h, Default::default()),
             position: nn::embedding(&d / "position", cfg.max_target, h, Default::default()),
             layers: (0..cfg.decoder_layers).map(|i| DecoderLayer::new(cfg, &d / "layer" / i)).collect(),
             out_vocab: nn::linear(&d / "out_vocab", h, vocab_size, Default::default()),
@@ -226,7 +230,13 @@ impl Seq2Seq {
                     states.narrow(0, a, b - a).mean_dim(0, false, Kind::Float)
                 })
                 .collect();
-            let mentions = if mentions.is_empty() { Tensor::zeros([1, h], (Kind::Float, device)) } else { Tensor::stack(&mentions, 0) };
+            let mentions = if mentions.is_empty() {
+                Tensor::zeros([1, h], (Kind::Float, device))
+            } else {
+                // Renderings of one span (2017, 2017-01-01, 2017-12-31) differ by kind.
+                let kinds = Tensor::from_slice(&src.mention_kinds).to(device);
+                Tensor::stack(&mentions, 0) + self.mention_kind.forward(&kinds)
+            };
             per_mentions.push((mentions, src.mention_spans.len()));
             per_case.push(states);
         }

@@ -36,6 +36,8 @@ pub struct SourceTokenizer {
 pub struct Source {
     pub ids: Vec<u32>,
     pub mention_spans: Vec<(usize, usize)>,
+    /// Each mention's [`crate::mentions::MentionKind`] index.
+    pub mention_kinds: Vec<i64>,
 }
 
 impl SourceTokenizer {
@@ -70,6 +72,6 @@ impl SourceTokenizer {
                 }
             })
             .collect();
-        Ok(Source { ids: enc.get_ids().to_vec(), mention_spans: spans })
+        Ok(Source { ids: enc.get_ids().to_vec(), mention_spans: spans, mention_kinds: mentions.iter().map(|m| m.kind.index()).collect() })
     }
 }

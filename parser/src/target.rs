@@ -60,7 +60,9 @@ pub fn lex(text: &str) -> Vec<Token> {
             out.push(Token::Value(if c == '"' { Value::Text(s) } else { Value::Name(s) }));
             i = j + 1;
         } else if c == '{' {
-            let j = chars[i..].iter().position(|&x| x == '}').map_or(chars.len(), |p| i + p + 1);
+            // `{Y}` splices a variable into a name; a lone `{` opens a group.
+            let var = chars[i + 1..].iter().take_while(|x| x.is_ascii_alphanumeric() || **x == '_').count();
+            let j = if var > 0 && chars.get(i + 1 + var) == Some(&'}') { i + var + 2 } else { i + 1 };
             out.push(Token::Sym(chars[i..j].iter().collect()));
             i = j;
         } else if c.is_ascii_alphanumeric() || c == '_' || (c == '-' && chars.get(i + 1).is_some_and(char::is_ascii_digit)) {
@@ -256,6 +258,9 @@ mod tests {
         let tokens = lex(text);
         let back = render(&tokens);
         assert_eq!(linear::parse(&back).unwrap(), linear::parse(text).unwrap(), "{back}");
+        // A group's `{` is a token of its own, not glued to the next line.
+        assert!(tokens.contains(&Token::Sym("{".into())) && tokens.contains(&Token::Sym("{Y}".into())), "{tokens:?}");
+        assert!(tokens.contains(&Token::Sym("payment".into())));
     }
 
     #[test]

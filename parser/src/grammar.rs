@@ -1,0 +1,500 @@
+//! The linear form's grammar as a viable-prefix check for decoding: after
+//! the tokens so far, which tokens may come next. Every sequence it lets
+//! finish reads back as an IR, role values have their role's type (dates
+//! for `start` and `end`, numbers for `amount`, participants otherwise),
+//! a group's variable is used only inside the group, and with the solver's
+//! arities a query asks known predicates with a right number of arguments.
+
+use crate::target::Token;
+use lexlog_data::{EventKind, Predicate, Role, Value};
+use std::collections::HashMap;
+
+/// Arities of the predicates a query may ask, by name.
+pub type Arities = HashMap<String, Vec<usize>>;
+
+/// What a term position accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Any,
+    Date,
+    Number,
+    Participant,
+    /// A person's name (the taxpayer of `query tax`).
+    Person,
+}
+
+fn slot_of(role: Role) -> Slot {
+    match role {
+        Role::Start | Role::End => Slot::Date,
+        Role::Amount => Slot::Number,
+        _ => Slot::Participant,
+    }
+}
+
+/// One class of acceptable next tokens.
+#[derive(Debug, Clone, PartialEq)]
+enum Class {
+    Newline,
+    Word(&'static str),
+    /// The start of a term for a slot.
+    Term(Slot),
+    /// A value of the slot (no variables, ids or functions).
+    Value(Slot),
+    /// A fresh variable (a group's).
+    NewVar,
+    /// A variable in scope.
+    Var,
+    /// `{V}` with V in scope.
+    Splice,
+    EventId,
+    Role,
+    /// A fact line's head: an event type, `event`, `for` or a predicate.
+    FactHead,
+    /// A query goal's head.
+    GoalHead,
+}
+
+/// What may come next after a prefix.
+#[derive(Debug, Clone, Default)]
+pub struct Expected<'a> {
+    classes: Vec<Class>,
+    end: bool,
+    scope: Vec<String>,
+    any_var: bool,
+    arities: Option<&'a Arities>,
+}
+
+fn word(t: &Token) -> Option<&str> {
+    match t {
+        Token::Sym(s) => Some(s),
+        Token::Value(Value::Name(n)) => Some(n),
+        _ => None,
+    }
+}
+
+fn is_var(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_uppercase()) && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `e12` (whole) or `e12_` (before a splice).
+fn event_id(s: &str) -> Option<bool> {
+    let (w, spliced) = s.strip_suffix('_').map_or((s, false), |w| (w, true));
+    (w.len() > 1 && w.starts_with('e') && w[1..].bytes().all(|b| b.is_ascii_digit())).then_some(spliced)
+}
+
+fn value_fits(v: &Value, slot: Slot) -> bool {
+    match slot {
+        Slot::Any => true,
+        Slot::Date => matches!(v, Value::Date(_)),
+        Slot::Number => matches!(v, Value::Int(_)),
+        Slot::Participant => matches!(v, Value::Name(_) | Value::Text(_)),
+        Slot::Person => matches!(v, Value::Name(_)),
+    }
+}
+
+impl<'a> Expected<'a> {
+    fn dead() -> Expected<'a> {
+        Expected::default()
+    }
+
+    /// Whether the output may end here.
+    pub fn allows_end(&self) -> bool {
+        self.end
+    }
+
+    pub fn allows(&self, next: &Token) -> bool {
+        self.classes.iter().any(|c| self.class_allows(c, next))
+    }
+
+    fn in_scope(&self, v: &str) -> bool {
+        is_var(v) && (self.any_var || self.scope.iter().any(|s| s == v))
+    }
+
+    fn class_allows(&self, class: &Class, next: &Token) -> bool {
+        let w = word(next);
+        let sym = match next {
+            Token::Sym(s) => Some(s.as_str()),
+            _ => None,
+        };
+        match class {
+            Class::Newline => sym == Some("\n"),
+            Class::Word(x) => w == Some(*x),
+            Class::Value(slot) => matches!(next, Token::Value(v) if value_fits(v, *slot)),
+            Class::Term(slot) => {
+                if let Token::Value(v) = next {
+                    return value_fits(v, *slot);
+                }
+                let Some(s) = sym else { return false };
+                if s == "_" || self.in_scope(s) {
+                    return true;
+                }
+                // A bare word (an id, or a vocabulary word such as
+                // `disability` used as a name) is a name.
+                let bare = s.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+                    && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    && !matches!(s, "query" | "for" | "in" | "event");
+                match slot {
+                    Slot::Any => bare || s == "[",
+                    Slot::Date => matches!(s, "first_day" | "last_day" | "within"),
+                    Slot::Number | Slot::Person => false,
+                    Slot::Participant => (bare && !matches!(s, "first_day" | "last_day" | "within")) || s == "[",
+                }
+            }
+            Class::NewVar => sym.is_some_and(|s| is_var(s) && !self.scope.iter().any(|v| v == s)),
+            Class::Var => sym.is_some_and(|s| self.in_scope(s)),
+            Class::Splice => sym.and_then(|s| s.strip_prefix('{')?.strip_suffix('}')).is_some_and(|v| self.in_scope(v)),
+            Class::EventId => sym.is_some_and(|s| s == "_" || event_id(s).is_some()),
+            Class::Role => sym.is_some_and(|s| Role::from_name(s).is_some()),
+            Class::FactHead => w.is_some_and(|w| {
+                w == "event" || w == "for" || EventKind::from_name(w).is_some() || (Predicate::parse(w).is_some() && w != "tax")
+            }),
+            Class::GoalHead => w.is_some_and(|w| {
+                w != "tax"
+                    && (matches!(w, "unbound" | "first_day" | "before")
+                        || self.arities.map_or(Predicate::parse(w).is_some(), |a| a.contains_key(w)))
+            }),
+        }
+    }
+}
+
+/// Walks a line's tokens; running out yields what was wanted next.
+struct Cursor<'a> {
+    toks: &'a [Token],
+    pos: usize,
+}
+
+type Step = Result<(), Vec<Class>>;
+
+/// A dead end: the prefix left the grammar.
+fn dead<T>() -> Result<T, Vec<Class>> {
+    Err(Vec::new())
+}
+
+impl<'a> Cursor<'a> {
+    fn next(&mut self, wanted: &[Class]) -> Result<&'a Token, Vec<Class>> {
+        let t = self.toks.get(self.pos).ok_or_else(|| wanted.to_vec())?;
+        self.pos += 1;
+        Ok(t)
+    }
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.toks.len()
+    }
+
+    fn word(&mut self, w: &'static str) -> Step {
+        match word(self.next(&[Class::Word(w)])?) {
+            Some(x) if x == w => Ok(()),
+            _ => dead(),
+        }
+    }
+
+    fn value(&mut self, slot: Slot) -> Result<&'a Value, Vec<Class>> {
+        match self.next(&[Class::Value(slot)])? {
+            Token::Value(v) if value_fits(v, slot) => Ok(v),
+            _ => dead(),
+        }
+    }
+
+    fn var(&mut self) -> Step {
+        match self.next(&[Class::Var])? {
+            Token::Sym(s) if is_var(s) => Ok(()),
+            _ => dead(),
+        }
+    }
+
+    fn splice(&mut self) -> Step {
+        match self.next(&[Class::Splice])? {
+            Token::Sym(x) if x.starts_with('{') => Ok(()),
+            _ => dead(),
+        }
+    }
+
+    /// One term of `slot`.
+    fn term(&mut self, slot: Slot) -> Step {
+        let t = self.next(&[Class::Term(slot)])?;
+        let s = match t {
+            // `alice_employer_{D}`: a name spliced with a group's variable.
+            Token::Value(Value::Name(n)) if n.ends_with('_') => return self.splice(),
+            Token::Value(_) => return Ok(()),
+            Token::Sym(s) => s,
+        };
+        match s.as_str() {
+            "first_day" | "last_day" => {
+                self.word("(")?;
+                self.var()?;
+                self.word(")")
+            }
+            "within" => {
+                self.word("(")?;
+                self.value(Slot::Date)?;
+                self.word(",")?;
+                self.value(Slot::Date)?;
+                self.word(")")
+            }
+            "[" => {
+                if word(self.next(&[Class::Word("]"), Class::Value(Slot::Any)])?) == Some("]") {
+                    return Ok(());
+                }
+                self.pos -= 1;
+                loop {
+                    self.value(Slot::Any)?;
+                    match word(self.next(&[Class::Word(","), Class::Word("]")])?) {
+                        Some("]") => return Ok(()),
+                        Some(",") => {}
+                        _ => return dead(),
+                    }
+                }
+            }
+            s if event_id(s) == Some(true) => self.splice(),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// What may follow `prefix` (the tokens decoded so far).
+pub fn expected<'a>(prefix: &[Token], arities: Option<&'a Arities>) -> Expected<'a> {
+    let newline = |t: &Token| matches!(t, Token::Sym(s) if s == "\n");
+    let line_start = prefix.iter().rposition(newline).map_or(0, |i| i + 1);
+    // Scope from the finished lines.
+    let mut scope: Vec<String> = Vec::new();
+    let mut query_done = false;
+    for line in prefix[..line_start].split(newline) {
+        match line.first().and_then(word) {
+            Some("for") => scope.extend(line.get(1).and_then(word).map(String::from)),
+            Some("}") => {
+                scope.pop();
+            }
+            Some("query") => query_done = true,
+            _ => {}
+        }
+    }
+    let line = &prefix[line_start..];
+    let mut exp = Expected { scope, arities, ..Expected::default() };
+    if query_done {
+        // The query is the last line.
+        exp.end = line.is_empty();
+        return exp;
+    }
+    if line.is_empty() {
+        exp.classes.push(Class::FactHead);
+        if exp.scope.is_empty() {
+            exp.classes.push(Class::Word("query"));
+        } else {
+            exp.classes.push(Class::Word("}"));
+        }
+        return exp;
+    }
+    let head = word(&line[0]).unwrap_or_default();
+    if head == "query" {
+        exp.any_var = true;
+    }
+    let mut c = Cursor { toks: &line[1..], pos: 0 };
+    let wanted = match head {
+        "}" => Err(vec![Class::Newline]),
+        "for" => for_line(&mut c),
+        "query" => query_line(&mut c, arities),
+        h if h == "event" || EventKind::from_name(h).is_some() => event_line(&mut c),
+        _ => loop {
+            if c.at_end() {
+                break Err(vec![Class::Term(Slot::Any), Class::Newline]);
+            }
+            if let Err(w) = c.term(Slot::Any) {
+                break Err(w);
+            }
+        },
+    };
+    match wanted {
+        Err(classes) if !classes.is_empty() => {
+            exp.classes = classes;
+            exp
+        }
+        _ => Expected::dead(),
+    }
+}
+
+fn for_line(c: &mut Cursor) -> Step {
+    match c.next(&[Class::NewVar])? {
+        Token::Sym(s) if is_var(s) => {}
+        _ => return dead(),
+    }
+    c.word("in")?;
+    match c.next(&[Class::Value(Slot::Number), Class::Word("[")])? {
+        Token::Value(Value::Int(_)) => {
+            c.word("..")?;
+            c.value(Slot::Number)?;
+        }
+        t if word(t) == Some("[") => {
+            c.pos -= 1;
+            c.term(Slot::Any)?;
+        }
+        _ => return dead(),
+    }
+    c.word("{")?;
+    Err(vec![Class::Newline])
+}
+
+fn event_line(c: &mut Cursor) -> Step {
+    match c.next(&[Class::EventId])? {
+        Token::Sym(s) => match event_id(s) {
+            Some(true) => c.splice()?,
+            Some(false) => {}
+            None if s == "_" => {}
+            None => return dead(),
+        },
+        _ => return dead(),
+    }
+    loop {
+        let t = c.next(&[Class::Role, Class::Newline])?;
+        let Some(role) = word(t).and_then(Role::from_name) else { return dead() };
+        c.word("=")?;
+        c.term(slot_of(role))?;
+    }
+}
+
+fn query_line(c: &mut Cursor, arities: Option<&Arities>) -> Step {
+    if c.at_end() && arities.is_none_or(|a| a.contains_key("tax")) {
+        return Err(vec![Class::GoalHead, Class::Word("tax")]);
+    }
+    if c.toks.first().and_then(word) == Some("tax") {
+        c.pos += 1;
+        c.value(Slot::Person)?;
+        c.value(Slot::Number)?;
+        return Err(vec![Class::Newline]);
+    }
+    loop {
+        let head = c.next(&[Class::GoalHead])?;
+        match word(head) {
+            Some("unbound") => c.var()?,
+            Some("first_day") => {
+                c.value(Slot::Number)?;
+                c.var()?;
+            }
+            Some("before") => {
+                c.term(Slot::Any)?;
+                c.term(Slot::Any)?;
+            }
+            Some(pred) => {
+                let allowed: Option<&Vec<usize>> = match arities {
+                    Some(a) => Some(a.get(pred).ok_or_else(Vec::new)?),
+                    None => None,
+                };
+                let mut args = 0;
+                loop {
+                    let more = allowed.is_none_or(|a| a.iter().any(|&n| n > args));
+                    let stop = allowed.is_none_or(|a| a.contains(&args));
+                    if c.at_end() {
+                        let mut w = Vec::new();
+                        if more {
+                            w.push(Class::Term(Slot::Any));
+                        }
+                        if stop {
+                            w.extend([Class::Newline, Class::Word("&")]);
+                        }
+                        return Err(w);
+                    }
+                    if stop && word(&c.toks[c.pos]) == Some("&") {
+                        break;
+                    }
+                    if !more {
+                        return dead();
+                    }
+                    c.term(Slot::Any)?;
+                    args += 1;
+                }
+                c.pos += 1;
+                continue;
+            }
+            None => return dead(),
+        }
+        let t = c.next(&[Class::Newline, Class::Word("&")])?;
+        if word(t) != Some("&") {
+            return dead();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::target::{lex, render};
+
+    fn ok(prefix: &str, next: &str, arities: Option<&Arities>) -> bool {
+        let next = if next == "\n" { Token::Sym("\n".into()) } else { lex(next).remove(0) };
+        expected(&lex(prefix), arities).allows(&next)
+    }
+
+    #[test]
+    fn roles_take_values_of_their_type() {
+        assert!(ok("payment e1 start =", "2017-12-31", None));
+        assert!(!ok("payment e1 start =", "2017", None), "a year is not a date");
+        assert!(ok("payment e1 amount =", "2017", None));
+        assert!(!ok("payment e1 amount =", "alice", None));
+        assert!(!ok("payment e1 agent =", "2017-01-01", None));
+        assert!(ok("payment e1 agent =", "alice", None));
+        assert!(!ok("payment e1 agent", "alice", None), "a role is followed by =");
+    }
+
+    #[test]
+    fn groups_open_close_and_scope_their_variable() {
+        assert!(ok("for Y in 2017 ..", "2117", None));
+        assert!(!ok("for Y in 2017 ..", "2117-01-01", None));
+        assert!(ok("for Y in 2017 .. 2117 {\npayment e3_", "{Y}", None));
+        assert!(!ok("for Y in 2017 .. 2117 {\npayment e3_", "{Z}", None));
+        assert!(ok("for Y in 2017 .. 2117 {\npayment e3_{Y} start =", "first_day", None));
+        assert!(ok("for Y in 2017 .. 2117 {\n", "}", None));
+        assert!(!ok("payment e1\n", "}", None));
+        assert!(ok("for Y in 2017 .. 2117 {\npayment e1\n}\n", "query", None));
+        assert!(!ok("for Y in 2017 .. 2117 {\npayment e1\n", "query", None), "an open group");
+        assert!(!expected(&lex("payment e1\n"), None).allows_end(), "no query yet");
+        assert!(!ok("for Y in 2017 .. 2117 {\n}\npayment e3_", "{Y}", None), "Y out of scope");
+    }
+
+    #[test]
+    fn queries_end_the_output() {
+        let arities: Arities = [("s1".to_string(), vec![2]), ("tax".to_string(), vec![2])].into();
+        let a = Some(&arities);
+        assert!(!ok("query s1 ann", "\n", a), "one argument is too few");
+        assert!(ok("query s1 ann", "2017", a));
+        assert!(ok("query s1 ann 2017", "\n", a));
+        assert!(!ok("query s1 ann 2017", "5", a), "three arguments are too many");
+        assert!(!ok("query", "s99", a), "unknown predicate");
+        assert!(ok("query", "tax", a));
+        assert!(!ok("query tax ann 2017\n", "payment", a));
+        assert!(expected(&lex("query tax ann 2017\n"), a).allows_end());
+    }
+
+    /// Random walks through the grammar over a pool of tokens: whatever it
+    /// lets end reads back as an IR.
+    #[test]
+    fn whatever_may_end_reads_back() {
+        let pool: Vec<Token> = lex(
+            "payment income marriage event for Y Z in 2017 .. 2019 { } {Y} {Z} e1 e2 e3_ agent patient start end amount purpose = \
+             alice bob \"usa\" 2018-01-01 2019-12-31 first_day last_day within ( ) , [ ] _ s151_c s63 query tax s1 & unbound before",
+        );
+        let mut pool = pool;
+        pool.push(Token::Sym("\n".into()));
+        let arities: Arities = [("s1".to_string(), vec![2, 3]), ("tax".to_string(), vec![2]), ("s63".to_string(), vec![3])].into();
+        let mut seed: u64 = 7;
+        let mut finished = 0;
+        for _ in 0..3000 {
+            let mut prefix: Vec<Token> = Vec::new();
+            for _ in 0..40 {
+                let exp = expected(&prefix, Some(&arities));
+                let options: Vec<&Token> = pool.iter().filter(|t| exp.allows(t)).collect();
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let r = (seed >> 33) as usize;
+                if exp.allows_end() && (options.is_empty() || r % 5 == 0) {
+                    let text = render(&prefix);
+                    assert!(lexlog_data::linear::parse(&text).is_ok(), "{text}\n{:?}", lexlog_data::linear::parse(&text));
+                    finished += 1;
+                    break;
+                }
+                if options.is_empty() {
+                    break;
+                }
+                prefix.push(options[r % options.len()].clone());
+            }
+        }
+        assert!(finished > 300, "only {finished} walks finished");
+    }
+}
