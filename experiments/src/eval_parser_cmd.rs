@@ -3,7 +3,7 @@
 use anyhow::{Context, Result};
 use lexlog_data::Dataset;
 use lexlog_parser::decode::{beam_search, BeamConfig};
-use lexlog_parser::eval::{compare, prf, Counts};
+use lexlog_parser::eval::{compare, macro_f1, prf, Counts};
 use lexlog_parser::example::Example;
 use lexlog_parser::source::minilm_dir;
 use lexlog_parser::train::Trained;
@@ -47,6 +47,8 @@ struct Report {
     fact_precision: f64,
     fact_recall: f64,
     fact_f1: f64,
+    /// The mean of per-case F1 (every case weighs the same).
+    fact_f1_macro: f64,
     exact_match: f64,
     query_accuracy: f64,
     oracle_at_k: BTreeMap<String, f64>,
@@ -120,6 +122,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         fact_precision: p,
         fact_recall: r,
         fact_f1: f,
+        fact_f1_macro: macro_f1(&top1),
         exact_match: top1.iter().filter(|c| c.exact).count() as f64 / n,
         query_accuracy: top1.iter().filter(|c| c.query_correct).count() as f64 / n,
         oracle_at_k: [1, 4, args.common.k].iter().map(|&k| (k.to_string(), oracle(k))).collect(),
@@ -136,7 +139,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         return Ok(());
     }
     println!("split {}: {} cases, {:.2} cases/s (k = {})", report.split, report.cases, report.cases_per_second, args.common.k);
-    println!("fact precision {:.3}  recall {:.3}  F1 {:.3}", p, r, f);
+    println!("fact precision {:.3}  recall {:.3}  F1 {:.3} (per-case mean F1 {:.3})", p, r, f, report.fact_f1_macro);
     println!("exact match {:.3}  query accuracy {:.3}", report.exact_match, report.query_accuracy);
     println!("oracle@k {:?}", report.oracle_at_k);
     println!("{:<8} {:>6} {:>8} {:>8}", "section", "cases", "fact F1", "exact");

@@ -178,6 +178,17 @@ pub fn prf(counts: &[Counts]) -> (f64, f64, f64) {
     (p, r, f)
 }
 
+/// The mean over cases of each case's fact F1: every case weighs the same,
+/// where the micro average of [`prf`] weighs a case by its unrolled facts
+/// (a yearly series over a century counts a hundred times).
+pub fn macro_f1(counts: &[Counts]) -> f64 {
+    let f1 = |c: &Counts| {
+        let denom = 2 * c.true_positives + c.false_positives + c.false_negatives;
+        if denom == 0 { 1.0 } else { 2.0 * c.true_positives as f64 / denom as f64 }
+    };
+    counts.iter().map(f1).sum::<f64>() / counts.len().max(1) as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,5 +206,8 @@ mod tests {
         assert_eq!(c.true_positives, 2);
         let (p, r, _) = prf(&[c]);
         assert!(p > 0.5 && r < 0.5);
+        let perfect = compare(&gold, &gold);
+        assert_eq!((c.false_positives, c.false_negatives), (1, 5));
+        assert!((macro_f1(&[perfect, c]) - (1.0 + 0.4) / 2.0).abs() < 1e-9, "{c:?}");
     }
 }

@@ -62,6 +62,9 @@ pub struct Expected<'a> {
     scope: Vec<String>,
     any_var: bool,
     arities: Option<&'a Arities>,
+    /// Event ids are numbered by first appearance: the next may be any
+    /// seen so far or the one after them.
+    max_id: u32,
 }
 
 fn word(t: &Token) -> Option<&str> {
@@ -78,8 +81,12 @@ fn is_var(s: &str) -> bool {
 
 /// `e12` (whole) or `e12_` (before a splice).
 fn event_id(s: &str) -> Option<bool> {
-    let (w, spliced) = s.strip_suffix('_').map_or((s, false), |w| (w, true));
-    (w.len() > 1 && w.starts_with('e') && w[1..].bytes().all(|b| b.is_ascii_digit())).then_some(spliced)
+    event_number(s).map(|_| s.ends_with('_'))
+}
+
+fn event_number(s: &str) -> Option<u32> {
+    let w = s.strip_suffix('_').unwrap_or(s);
+    w.strip_prefix('e').filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))?.parse().ok()
 }
 
 fn value_fits(v: &Value, slot: Slot) -> bool {
@@ -106,11 +113,19 @@ impl<'a> Expected<'a> {
         self.classes.iter().any(|c| self.class_allows(c, next))
     }
 
+    /// An event id, numbered at most one past those seen.
+    fn fresh_enough(&self, s: &str) -> bool {
+        event_number(s).is_none_or(|n| n <= self.max_id + 1)
+    }
+
     fn in_scope(&self, v: &str) -> bool {
         is_var(v) && (self.any_var || self.scope.iter().any(|s| s == v))
     }
 
     fn class_allows(&self, class: &Class, next: &Token) -> bool {
+        if matches!(next, Token::Sym(s) if !self.fresh_enough(s)) {
+            return false;
+        }
         let w = word(next);
         let sym = match next {
             Token::Sym(s) => Some(s.as_str()),
@@ -269,7 +284,11 @@ pub fn expected<'a>(prefix: &[Token], arities: Option<&'a Arities>) -> Expected<
         }
     }
     let line = &prefix[line_start..];
-    let mut exp = Expected { scope, arities, ..Expected::default() };
+    let max_id = prefix.iter().filter_map(|t| match t {
+        Token::Sym(s) => event_number(s),
+        _ => None,
+    });
+    let mut exp = Expected { scope, arities, max_id: max_id.max().unwrap_or(0), ..Expected::default() };
     if query_done {
         // The query is the last line.
         exp.end = line.is_empty();
@@ -447,6 +466,16 @@ mod tests {
         assert!(!ok("for Y in 2017 .. 2117 {\npayment e1\n", "query", None), "an open group");
         assert!(!expected(&lex("payment e1\n"), None).allows_end(), "no query yet");
         assert!(!ok("for Y in 2017 .. 2117 {\n}\npayment e3_", "{Y}", None), "Y out of scope");
+    }
+
+    #[test]
+    fn event_ids_come_in_order_of_first_appearance() {
+        assert!(ok("", "payment", None) && ok("payment", "e1", None));
+        assert!(!ok("payment", "e2", None), "e2 before e1");
+        assert!(ok("payment e1 agent = alice\npayment", "e2", None));
+        assert!(ok("payment e1 agent = alice\npayment e2 purpose =", "e3", None));
+        assert!(!ok("payment e1 agent = alice\npayment e2 purpose =", "e4", None));
+        assert!(ok("payment e1 agent = alice\nfor Y in 2017 .. 2018 {\npayment", "e2_", None));
     }
 
     #[test]
