@@ -1,7 +1,8 @@
 //! Data augmentation from the train split only: consistent substitution of
 //! people's names and of dollar amounts in a case's text and target, so the
 //! parser learns to copy what the text says rather than to remember
-//! SARA's names and numbers.
+//! SARA's names and numbers; and recombination of cases, one's text then
+//! another's text and question, as SARA's tax cases were written.
 
 use crate::example::Example;
 use crate::mentions::extract;
@@ -93,6 +94,57 @@ pub fn augment(examples: Vec<Example>, seed: u64) -> Vec<Example> {
     out
 }
 
+/// The highest canonical event number in `target` (`e3`, `e3_`).
+fn max_event(target: &[Token]) -> u32 {
+    target.iter().filter_map(|t| match t {
+        Token::Sym(s) => s.strip_suffix('_').unwrap_or(s).strip_prefix('e')?.parse().ok(),
+        _ => None,
+    })
+    .max()
+    .unwrap_or(0)
+}
+
+/// `first`'s text and facts, then `second`'s text, question, facts and
+/// query. The targets stay canonical: `second`'s event ids move past
+/// `first`'s, which come first in the text too.
+pub fn combine(first: &Example, second: &Example) -> Example {
+    let marker = crate::example::source_text("", "");
+    let text = first.source.split(marker.as_str()).next().unwrap_or_default();
+    let source = format!("{text} {}", second.source);
+    let query = first.target.iter().position(|t| t == &Token::Sym("query".into())).unwrap_or(first.target.len());
+    let shift = max_event(&first.target);
+    let mut target = first.target[..query].to_vec();
+    target.extend(second.target.iter().map(|t| match t {
+        Token::Sym(s) if s.starts_with('e') => match s.strip_suffix('_').unwrap_or(s).strip_prefix('e').and_then(|n| n.parse::<u32>().ok()) {
+            Some(n) => Token::Sym(format!("e{}{}", n + shift, if s.ends_with('_') { "_" } else { "" })),
+            None => t.clone(),
+        },
+        t => t.clone(),
+    }));
+    let mentions = extract(&source);
+    Example { id: format!("{}+{}", first.id, second.id), source, mentions, target }
+}
+
+/// `per_case` recombinations for each short example (the entailment
+/// cases, under 400 characters), each with a partner drawn by `seed`.
+pub fn recombine(examples: &[Example], per_case: usize, seed: u64) -> Vec<Example> {
+    let short: Vec<&Example> = examples.iter().filter(|e| e.source.len() < 400).collect();
+    let mut out = Vec::new();
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    for first in &short {
+        for _ in 0..per_case {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let second = short[(state % short.len() as u64) as usize];
+            if second.id != first.id {
+                out.push(combine(first, second));
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,10 +159,31 @@ mod tests {
         let names: Vec<&Token> = v.target.iter().filter(|t| matches!(t, Token::Value(Value::Name(_)))).collect();
         assert_eq!(names.len(), 2);
         assert!(v.target.contains(&Token::Value(Value::Int(1800))));
-        for t in &v.target {
+        assert_copyable(&v);
+    }
+
+    fn assert_copyable(e: &Example) {
+        for t in &e.target {
             if let Token::Value(val) = t {
-                assert!(v.mentions.iter().any(|m| &m.value == val), "{val:?} not copyable from {}", v.source);
+                assert!(e.mentions.iter().any(|m| &m.value == val), "{val:?} not copyable from {}", e.source);
             }
         }
+    }
+
+    #[test]
+    fn combined_cases_stay_canonical_and_copyable() {
+        let example = |text: &str, question: &str, target: &str| {
+            let source = crate::example::source_text(text, question);
+            Example { id: text.into(), mentions: extract(&source), source, target: lex(target) }
+        };
+        let a = example("Alice married Bob on Feb 3rd, 1992.", "Is Alice married?", "marriage e1 agent=alice agent=bob start=1992-02-03\nquery s7703 alice _ 1992\n");
+        let b = example("Bob paid $1200 to Alice in 2017.", "Section 63 applies to Bob.", "payment e1 agent=bob patient=alice amount=1200 start=2017-12-31\nquery s63 bob _ _\n");
+        let c = combine(&a, &b);
+        assert_eq!(c.source, "Alice married Bob on Feb 3rd, 1992. Bob paid $1200 to Alice in 2017. Question: Section 63 applies to Bob.");
+        let text = crate::target::render(&c.target);
+        let ir = lexlog_data::linear::parse(&text).unwrap();
+        assert_eq!(lexlog_data::linear::canonical_ids(&ir), ir, "{text}");
+        assert!(text.contains("payment e2") && text.contains("query s63 bob") && !text.contains("s7703"), "{text}");
+        assert_copyable(&c);
     }
 }

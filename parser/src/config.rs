@@ -105,6 +105,10 @@ pub struct TrainConfig {
     pub patience: usize,
     /// Augment the train set by consistent substitution of names, amounts.
     pub augment: bool,
+    /// Add this many recombinations (one case's text, then another's text
+    /// and question) per short train case.
+    #[serde(default)]
+    pub recombine: usize,
     /// Evaluate on dev every this many epochs.
     pub eval_every: usize,
     /// Stop after the epoch that passes this wall-clock budget (seconds).

@@ -167,7 +167,11 @@ pub fn train(
     tch::manual_seed(cfg.seed as i64);
     std::fs::create_dir_all(out).map_err(|source| ParserError::Io { path: out.to_path_buf(), source })?;
     let (train_set, dev_set) = split_dev(train_examples, cfg.dev_fraction, cfg.seed);
-    let train_set = if cfg.augment { crate::augment::augment(train_set, cfg.seed) } else { train_set };
+    let mut train_set = if cfg.augment { crate::augment::augment(train_set, cfg.seed) } else { train_set };
+    if cfg.recombine > 0 {
+        let combined = crate::augment::recombine(&train_set, cfg.recombine, cfg.seed);
+        train_set.extend(combined);
+    }
     let vocab = Vocab::build(train_set.iter().map(|e| (e.target.as_slice(), e.mentions.as_slice())), extra_vocab);
     let tok = SourceTokenizer::from_dir(tokenizer_dir)?;
     let train_data = prepare(train_set, &tok, &vocab)?;
