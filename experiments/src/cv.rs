@@ -3,7 +3,7 @@
 //! its pair (`…_pos` / `…_neg`) always share a fold; each fold's model is
 //! trained on the other folds (its own dev set held out of them).
 
-use crate::joint::{beams_for, evaluate, JointReport};
+use crate::joint::{beams_for, evaluate, score, JointReport};
 use anyhow::{Context, Result};
 use lexlog_data::{Case, Dataset};
 use lexlog_parser::config::TrainConfig;
@@ -31,6 +31,7 @@ pub fn run(data: &Dataset, k: usize, config: &Path, out: &Path, beam: usize) -> 
     let solver = Solver::new()?;
     let device = lexlog_parser::device::best_device();
     let mut reports = Vec::new();
+    let (mut all_cases, mut all_decisions) = (Vec::new(), Vec::new());
     for fold in 0..k {
         let dir = out.join(format!("fold-{fold}"));
         let train: Vec<Example> = data.cases.iter().filter(|c| fold_of[&c.id] != fold).map(Example::from_case).collect();
@@ -45,8 +46,13 @@ pub fn run(data: &Dataset, k: usize, config: &Path, out: &Path, beam: usize) -> 
         let held: Vec<&Case> = data.cases.iter().filter(|c| fold_of[&c.id] == fold).collect();
         let beams = beams_for(&held, &dir, beam, &format!("fold{fold}"), &solver)?;
         let bridge = crate::joint::fit_on_dev_cases(data, &dir, beam, &solver)?;
-        reports.push(evaluate(&format!("fold {fold}"), "cv", &held, &beams, &solver, &bridge).0);
+        let (report, decisions) = evaluate(&format!("fold {fold}"), "cv", &held, &beams, &solver, &bridge);
+        reports.push(report);
+        all_cases.extend(held);
+        all_decisions.extend(decisions);
     }
+    // Every case once, answered by the model that did not train on it.
+    reports.push(score(&format!("all {k} folds"), "cv", &all_cases, &all_decisions));
     Ok(reports)
 }
 

@@ -56,8 +56,8 @@ pub fn run(args: EvalArgs) -> Result<()> {
     let ModelArgs { split: split_arg, model, k, json } = &args.common;
     let (model, k, json) = (model.clone(), *k, *json);
     let data = Dataset::load_default().context("loading SARA")?;
-    if let Some(k) = args.cv {
-        let reports = crate::cv::run(&data, k, &args.config, &model, k)?;
+    if let Some(folds) = args.cv {
+        let reports = crate::cv::run(&data, folds, &args.config, &model, k)?;
         if json {
             println!("{}", serde_json::to_string_pretty(&reports)?);
         } else {

@@ -137,11 +137,16 @@ fn penalty_cost(y: i64, p: Option<Prediction>) -> f64 {
 /// Runs the bridge on every case and scores it.
 pub fn evaluate(name: &str, split: &str, cases: &[&Case], beams: &BTreeMap<String, Vec<Beam>>, solver: &Solver, cfg: &PipelineConfig) -> (JointReport, Vec<Decision>) {
     let decisions: Vec<Decision> = cases.iter().map(|c| decide(solver, beams.get(&c.id).map_or(&[][..], |b| b.as_slice()), cfg)).collect();
+    (score(name, split, cases, &decisions), decisions)
+}
+
+/// Scores the bridge's decisions (one per case, in order).
+pub fn score(name: &str, split: &str, cases: &[&Case], decisions: &[Decision]) -> JointReport {
     let mut ent = EntailmentScore { cases: 0, correct: 0, abstained: 0, accuracy: 0.0 };
     let mut tax = TaxScore { cases: 0, within_delta: 0, exact: 0, abstained: 0, penalty_cost: 0.0, accuracy: 0.0 };
     let mut by_section: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut confidence: Vec<(f64, bool)> = Vec::new();
-    for (c, d) in cases.iter().zip(&decisions) {
+    for (c, d) in cases.iter().zip(decisions) {
         let ok = correct(c.answer, d.answer);
         let e = by_section.entry(crate::solve_cmd::section_of(c)).or_default();
         e.0 += 1;
@@ -177,7 +182,7 @@ pub fn evaluate(name: &str, split: &str, cases: &[&Case], beams: &BTreeMap<Strin
         curve.push(((i + 1) as f64 / n, right as f64 / (i + 1) as f64));
     }
     let abstained = decisions.iter().filter(|d| d.answer.is_none()).count();
-    let report = JointReport {
+    JointReport {
         name: name.to_string(),
         split: split.to_string(),
         entailment: ent,
@@ -185,8 +190,7 @@ pub fn evaluate(name: &str, split: &str, cases: &[&Case], beams: &BTreeMap<Strin
         abstention_rate: abstained as f64 / n,
         coverage_accuracy: curve,
         by_section,
-    };
-    (report, decisions)
+    }
 }
 
 pub fn table(rows: &[JointReport]) -> String {
