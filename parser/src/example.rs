@@ -1,7 +1,7 @@
 //! A training or evaluation example: a case's source text, its mentions,
 //! and its target tokens.
 
-use crate::mentions::{extract, Mention};
+use crate::mentions::{extract, Mention, QUESTION_MARKER};
 use crate::target::{lex, Token};
 use lexlog_data::{linear, Case};
 
@@ -16,7 +16,7 @@ pub struct Example {
 
 /// The parser's input for a case: its text, then its question.
 pub fn source_text(text: &str, question: &str) -> String {
-    format!("{text} Question: {question}")
+    format!("{text}{QUESTION_MARKER}{question}")
 }
 
 impl Example {

@@ -17,7 +17,15 @@ pub struct Mention {
     /// How the text gives it: renderings of one span (a year as the number,
     /// its first day, its last day) differ only in kind.
     pub kind: MentionKind,
+    /// Where else the text gives the same value.
+    pub others: Vec<(usize, usize)>,
+    /// Whether the question (after [`QUESTION_MARKER`]) gives it: what the
+    /// question names is what the query asks about.
+    pub in_question: bool,
 }
+
+/// Separates a case's text from its question in the parser's source.
+pub const QUESTION_MARKER: &str = " Question: ";
 
 /// How a mention's value was read from the text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,9 +50,20 @@ pub enum MentionKind {
 
 impl MentionKind {
     pub const COUNT: i64 = 12;
+}
 
-    pub fn index(self) -> i64 {
-        self as i64
+impl Mention {
+    /// Kinds, then the same kinds given by the question.
+    pub const FEATURES: i64 = 2 * MentionKind::COUNT;
+
+    /// Its kind and whether the question gives it, as one index.
+    pub fn feature(&self) -> i64 {
+        self.kind as i64 + if self.in_question { MentionKind::COUNT } else { 0 }
+    }
+
+    /// Every occurrence, the first first.
+    pub fn spans(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        std::iter::once((self.start, self.end)).chain(self.others.iter().copied())
     }
 }
 
@@ -127,13 +146,22 @@ fn citation(word: &str) -> Option<String> {
     (labels > 0 && rest.is_empty()).then_some(id)
 }
 
-/// Every value `text` mentions, in order of first occurrence, each once.
+/// Every value `text` mentions, in order of first occurrence, each once
+/// with all its occurrences.
 pub fn extract(text: &str) -> Vec<Mention> {
     let ws = words(text);
     let mut out: Vec<Mention> = Vec::new();
+    let question = text.find(QUESTION_MARKER).map_or(usize::MAX, |q| q + QUESTION_MARKER.len());
     let mut push = |value: Value, start: usize, end: usize, kind: MentionKind| {
-        if !out.iter().any(|m| m.value == value) {
-            out.push(Mention { value, start, end, kind });
+        let in_question = start >= question;
+        match out.iter_mut().find(|m| m.value == value) {
+            Some(m) => {
+                if !m.spans().any(|s| s == (start, end)) {
+                    m.others.push((start, end));
+                }
+                m.in_question |= in_question;
+            }
+            None => out.push(Mention { value, start, end, kind, others: Vec::new(), in_question }),
         }
     };
     let mut i = 0;
@@ -256,6 +284,20 @@ mod tests {
         let v = values("In 2017, Alice was paid $33200.");
         let d = |m, day| Value::Date(NaiveDate::from_ymd_opt(2017, m, day).unwrap());
         assert!(v.contains(&d(1, 1)) && v.contains(&d(12, 31)) && v.contains(&Value::Int(33200)));
+    }
+
+    #[test]
+    fn every_occurrence_counts_and_the_question_is_marked() {
+        let text = format!("Alice married Bob in 2017. Bob paid $300.{QUESTION_MARKER}Does section 63 apply to Bob in 2017?");
+        let ms = extract(&text);
+        let bob = ms.iter().find(|m| m.value == Value::Name("bob".into())).unwrap();
+        assert_eq!(bob.spans().count(), 3);
+        assert!(bob.in_question);
+        let alice = ms.iter().find(|m| m.value == Value::Name("alice".into())).unwrap();
+        assert!(!alice.in_question && alice.others.is_empty());
+        let paid = ms.iter().find(|m| m.value == Value::Int(300)).unwrap();
+        assert!(!paid.in_question);
+        assert!(ms.iter().find(|m| m.value == Value::Int(2017)).unwrap().in_question);
     }
 
     #[test]

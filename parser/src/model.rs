@@ -1,12 +1,13 @@
 //! The seq2seq model: a BERT encoder (MiniLM or random) and a transformer
 //! decoder whose every step scores the closed vocabulary and, by a pointer,
-//! the case's mentions. A mention is represented by the mean of its
-//! word-piece states plus an embedding of its kind (how the text gives it);
-//! copying it feeds that representation back in.
+//! the case's mentions. A mention is represented by the mean of the
+//! word-piece states of all its occurrences plus an embedding of its kind
+//! (how the text gives it, and whether the question does); copying it
+//! feeds that representation back in.
 
 use crate::bert::BertEncoder;
 use crate::config::ModelConfig;
-use crate::mentions::MentionKind;
+use crate::mentions::Mention;
 use crate::source::{Source, WINDOW};
 use tch::nn::{self, Module};
 use tch::{Device, Kind, Tensor};
@@ -182,7 +183,7 @@ impl Seq2Seq {
             encoder: BertEncoder::new(&cfg.encoder, vs.clone()),
             action_embedding: nn::embedding(&d / "action_embedding", vocab_size, h, Default::default()),
             copy_embedding: nn::linear(&d / "copy_embedding", h, h, Default::default()),
-            mention_kind: nn::embedding(&d / "mention_kind", MentionKind::COUNT, h, Default::default()),
+            mention_kind: nn::embedding(&d / "mention_kind", Mention::FEATURES, h, Default::default()),
             position: nn::embedding(&d / "position", cfg.max_target, h, Default::default()),
             layers: (0..cfg.decoder_layers).map(|i| DecoderLayer::new(cfg, &d / "layer" / i)).collect(),
             out_vocab: nn::linear(&d / "out_vocab", h, vocab_size, Default::default()),
@@ -220,22 +221,29 @@ impl Seq2Seq {
             // Token states without [CLS]/[SEP], windows concatenated.
             let parts: Vec<Tensor> = windows.iter().enumerate().map(|(i, w)| out.get(i as i64).narrow(0, 1, w.len().max(1) as i64)).collect();
             let states = Tensor::cat(&parts, 0);
+            let len = states.size()[0];
             let mentions: Vec<Tensor> = src
                 .mention_spans
                 .iter()
-                .map(|&(a, b)| {
-                    let len = states.size()[0];
-                    let a = (a as i64).min(len - 1);
-                    let b = (b as i64).clamp(a + 1, len);
-                    states.narrow(0, a, b - a).mean_dim(0, false, Kind::Float)
+                .map(|spans| {
+                    let parts: Vec<Tensor> = spans
+                        .iter()
+                        .map(|&(a, b)| {
+                            let a = (a as i64).min(len - 1);
+                            let b = (b as i64).clamp(a + 1, len);
+                            states.narrow(0, a, b - a)
+                        })
+                        .collect();
+                    Tensor::cat(&parts, 0).mean_dim(0, false, Kind::Float)
                 })
                 .collect();
             let mentions = if mentions.is_empty() {
                 Tensor::zeros([1, h], (Kind::Float, device))
             } else {
-                // Renderings of one span (2017, 2017-01-01, 2017-12-31) differ by kind.
-                let kinds = Tensor::from_slice(&src.mention_kinds).to(device);
-                Tensor::stack(&mentions, 0) + self.mention_kind.forward(&kinds)
+                // Renderings of one span (2017, 2017-01-01, 2017-12-31) differ
+                // by kind; what the question names is marked.
+                let features = Tensor::from_slice(&src.mention_features).to(device);
+                Tensor::stack(&mentions, 0) + self.mention_kind.forward(&features)
             };
             per_mentions.push((mentions, src.mention_spans.len()));
             per_case.push(states);

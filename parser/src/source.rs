@@ -31,13 +31,14 @@ pub struct SourceTokenizer {
 }
 
 /// A tokenized source: word-piece ids (no special tokens) and, for each
-/// mention, the token range it covers.
+/// mention, the token ranges of its occurrences.
 #[derive(Debug, Clone)]
 pub struct Source {
     pub ids: Vec<u32>,
-    pub mention_spans: Vec<(usize, usize)>,
-    /// Each mention's [`crate::mentions::MentionKind`] index.
-    pub mention_kinds: Vec<i64>,
+    /// Every occurrence of each mention, as token ranges.
+    pub mention_spans: Vec<Vec<(usize, usize)>>,
+    /// Each mention's [`Mention::feature`].
+    pub mention_features: Vec<i64>,
 }
 
 impl SourceTokenizer {
@@ -61,17 +62,15 @@ impl SourceTokenizer {
     pub fn encode(&self, text: &str, mentions: &[Mention]) -> Result<Source, ParserError> {
         let enc = self.tokenizer.encode(text, false).map_err(|e| ParserError::Tokenizer(e.to_string()))?;
         let offsets = enc.get_offsets();
-        let spans = mentions
-            .iter()
-            .map(|m| {
-                let first = offsets.iter().position(|&(s, e)| e > m.start && s < m.end);
-                let last = offsets.iter().rposition(|&(s, e)| e > m.start && s < m.end);
-                match (first, last) {
-                    (Some(a), Some(b)) => (a, b + 1),
-                    _ => (0, 1),
-                }
-            })
-            .collect();
-        Ok(Source { ids: enc.get_ids().to_vec(), mention_spans: spans, mention_kinds: mentions.iter().map(|m| m.kind.index()).collect() })
+        let token_span = |(start, end): (usize, usize)| {
+            let first = offsets.iter().position(|&(s, e)| e > start && s < end);
+            let last = offsets.iter().rposition(|&(s, e)| e > start && s < end);
+            match (first, last) {
+                (Some(a), Some(b)) => (a, b + 1),
+                _ => (0, 1),
+            }
+        };
+        let spans = mentions.iter().map(|m| m.spans().map(token_span).collect()).collect();
+        Ok(Source { ids: enc.get_ids().to_vec(), mention_spans: spans, mention_features: mentions.iter().map(Mention::feature).collect() })
     }
 }
