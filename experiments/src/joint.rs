@@ -40,8 +40,8 @@ pub fn query_arities(solver: &Solver) -> std::sync::Arc<std::collections::HashMa
 /// Beams of every case, decoded with beam size `k` by the model in
 /// `model_dir`; cached in that directory as `beams-<tag>-k<k>.jsonl`.
 pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
-    // (Beams decoded under the arity constraints of the query.)
-    let cache = model_dir.join(format!("beams-{tag}-k{k}-typed.jsonl"));
+    // Keyed by the decoder's version too: a new grammar decodes anew.
+    let cache = model_dir.join(format!("beams-{tag}-k{k}-d{}.jsonl", lexlog_parser::decode::VERSION));
     let mut out = BTreeMap::new();
     if cache.is_file() {
         let f = std::fs::File::open(&cache).with_context(|| format!("reading {}", cache.display()))?;

@@ -10,6 +10,10 @@ use lexlog_data::{linear, CaseIr};
 use std::sync::Arc;
 use tch::{Kind, Tensor};
 
+/// Changes whenever decoding may give other beams (cached beams of an older
+/// version are not reused).
+pub const VERSION: u32 = 2;
+
 /// One finished hypothesis.
 #[derive(Debug, Clone)]
 pub struct Beam {

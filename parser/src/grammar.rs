@@ -40,6 +40,8 @@ enum Class {
     Term(Slot),
     /// A value of the slot (no variables, ids or functions).
     Value(Slot),
+    /// The end of a group's range: a number from its start on.
+    RangeEnd(i64),
     /// A fresh variable (a group's).
     NewVar,
     /// A variable in scope.
@@ -135,6 +137,7 @@ impl<'a> Expected<'a> {
             Class::Newline => sym == Some("\n"),
             Class::Word(x) => w == Some(*x),
             Class::Value(slot) => matches!(next, Token::Value(v) if value_fits(v, *slot)),
+            Class::RangeEnd(from) => matches!(next, Token::Value(Value::Int(to)) if to >= from),
             Class::Term(slot) => {
                 if let Token::Value(v) = next {
                     return value_fits(v, *slot);
@@ -338,9 +341,12 @@ fn for_line(c: &mut Cursor) -> Step {
     }
     c.word("in")?;
     match c.next(&[Class::Value(Slot::Number), Class::Word("[")])? {
-        Token::Value(Value::Int(_)) => {
+        Token::Value(Value::Int(from)) => {
             c.word("..")?;
-            c.value(Slot::Number)?;
+            match c.next(&[Class::RangeEnd(*from)])? {
+                Token::Value(Value::Int(to)) if to >= from => {}
+                _ => return dead(),
+            }
         }
         t if word(t) == Some("[") => {
             c.pos -= 1;
@@ -457,6 +463,7 @@ mod tests {
     fn groups_open_close_and_scope_their_variable() {
         assert!(ok("for Y in 2017 ..", "2117", None));
         assert!(!ok("for Y in 2017 ..", "2117-01-01", None));
+        assert!(!ok("for Y in 2017 ..", "2000", None), "an empty range");
         assert!(ok("for Y in 2017 .. 2117 {\npayment e3_", "{Y}", None));
         assert!(!ok("for Y in 2017 .. 2117 {\npayment e3_", "{Z}", None));
         assert!(ok("for Y in 2017 .. 2117 {\npayment e3_{Y} start =", "first_day", None));
