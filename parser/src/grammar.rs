@@ -2,8 +2,10 @@
 //! the tokens so far, which tokens may come next. Every sequence it lets
 //! finish reads back as an IR, role values have their role's type (dates
 //! for `start` and `end`, numbers for `amount`, participants otherwise),
-//! a group's variable is used only inside the group, and with the solver's
-//! arities a query asks known predicates with a right number of arguments.
+//! a group's variable is used only inside the group and its range is not
+//! empty, event ids come in order of first appearance, the query comes
+//! last, and with the solver's arities it asks known predicates with a
+//! right number of arguments.
 
 use crate::target::Token;
 use lexlog_data::{EventKind, Predicate, Role, Value};
@@ -270,6 +272,9 @@ impl<'a> Cursor<'a> {
 }
 
 /// What may follow `prefix` (the tokens decoded so far).
+///
+/// Complexity: linear in the prefix (the beam search asks once per live
+/// hypothesis and step, then tests each candidate token in constant time).
 pub fn expected<'a>(prefix: &[Token], arities: Option<&'a Arities>) -> Expected<'a> {
     let newline = |t: &Token| matches!(t, Token::Sym(s) if s == "\n");
     let line_start = prefix.iter().rposition(newline).map_or(0, |i| i + 1);
