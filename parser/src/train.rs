@@ -152,6 +152,14 @@ pub struct Progress {
     pub examples_per_second: f64,
 }
 
+/// Loads weights written by `VarStore::save`; a file stored in half
+/// precision loads too (the model computes in float32).
+pub fn load_weights(vs: &mut nn::VarStore, path: &Path) -> Result<(), ParserError> {
+    vs.load(path)?;
+    vs.float();
+    Ok(())
+}
+
 /// Trains a model into `out`; returns its final metrics.
 pub fn train(
     cfg: &TrainConfig,
@@ -182,6 +190,8 @@ pub fn train(
     let model = Seq2Seq::new(&model_cfg, vocab.len() as i64, tok.cls(), tok.sep(), &root);
     if model_cfg.pretrained {
         let missing = vs.load_partial(tokenizer_dir.join("model.safetensors"))?;
+        // A file stored in half precision loads as such; the model computes in float32.
+        vs.float();
         if let Some(m) = missing.iter().find(|m| !m.starts_with("decoder.")) {
             return Err(ParserError::Config(format!("the encoder weights lack {m}")));
         }
@@ -192,7 +202,7 @@ pub fn train(
     let mut metrics = Metrics { best_dev_loss: f64::INFINITY, device: format!("{device:?}"), train_cases: train_data.len(), dev_cases: dev_data.len(), ..Default::default() };
     let mut start_epoch = 0;
     if resume && out.join("last.safetensors").is_file() {
-        vs.load(out.join("last.safetensors"))?;
+        load_weights(&mut vs, &out.join("last.safetensors"))?;
         let text = std::fs::read_to_string(out.join("metrics.json")).map_err(|source| ParserError::Io { path: out.join("metrics.json"), source })?;
         metrics = serde_json::from_str(&text)?;
         start_epoch = metrics.epoch;
@@ -311,7 +321,7 @@ impl Trained {
         let tokenizer = SourceTokenizer::from_dir(tokenizer_dir)?;
         let mut vs = nn::VarStore::new(device);
         let model = Seq2Seq::new(&meta.model, vocab.len() as i64, tokenizer.cls(), tokenizer.sep(), &vs.root());
-        vs.load(dir.join("model.safetensors"))?;
+        load_weights(&mut vs, &dir.join("model.safetensors"))?;
         Ok(Trained { model, vocab, tokenizer, meta, device, _vs: vs })
     }
 }

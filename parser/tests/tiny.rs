@@ -94,6 +94,16 @@ fn save_then_load_reproduces_outputs_exactly() {
     std::fs::remove_file(&path).ok();
     let (x, y) = (run(&a), run(&b));
     assert_eq!(x.ne_tensor(&y).sum(Kind::Int64).int64_value(&[]), 0);
+    // Weights stored in half precision load and run in float32.
+    let mut half = vs2;
+    half.half();
+    half.save(&path).unwrap();
+    let mut vs3 = nn::VarStore::new(Device::Cpu);
+    let c = Seq2Seq::new(&cfg, vocab.len() as i64, tok.cls(), tok.sep(), &vs3.root());
+    lexlog_parser::train::load_weights(&mut vs3, &path).unwrap();
+    std::fs::remove_file(&path).ok();
+    let z = run(&c);
+    assert!((&x - &z).abs().max().double_value(&[]) < 0.05, "half-precision weights drift too far");
 }
 
 #[test]
