@@ -6,7 +6,7 @@
 
 use crate::example::Example;
 use crate::mentions::extract;
-use crate::target::Token;
+use crate::target::{event_number, max_event, Token};
 use lexlog_data::Value;
 
 const NAMES: [&str; 16] = [
@@ -94,16 +94,6 @@ pub fn augment(examples: Vec<Example>, seed: u64) -> Vec<Example> {
     out
 }
 
-/// The highest canonical event number in `target` (`e3`, `e3_`).
-fn max_event(target: &[Token]) -> u32 {
-    target.iter().filter_map(|t| match t {
-        Token::Sym(s) => s.strip_suffix('_').unwrap_or(s).strip_prefix('e')?.parse().ok(),
-        _ => None,
-    })
-    .max()
-    .unwrap_or(0)
-}
-
 /// `first`'s text and facts, then `second`'s text, question, facts and
 /// query. The targets stay canonical: `second`'s event ids move past
 /// `first`'s, which come first in the text too.
@@ -115,7 +105,7 @@ pub fn combine(first: &Example, second: &Example) -> Example {
     let shift = max_event(&first.target);
     let mut target = first.target[..query].to_vec();
     target.extend(second.target.iter().map(|t| match t {
-        Token::Sym(s) if s.starts_with('e') => match s.strip_suffix('_').unwrap_or(s).strip_prefix('e').and_then(|n| n.parse::<u32>().ok()) {
+        Token::Sym(s) => match event_number(s) {
             Some(n) => Token::Sym(format!("e{}{}", n + shift, if s.ends_with('_') { "_" } else { "" })),
             None => t.clone(),
         },

@@ -7,7 +7,7 @@
 //! last, and with the solver's arities it asks known predicates with a
 //! right number of arguments.
 
-use crate::target::Token;
+use crate::target::{event_number, max_event, Token};
 use lexlog_data::{EventKind, Predicate, Role, Value};
 use std::collections::HashMap;
 
@@ -86,11 +86,6 @@ fn is_var(s: &str) -> bool {
 /// `e12` (whole) or `e12_` (before a splice).
 fn event_id(s: &str) -> Option<bool> {
     event_number(s).map(|_| s.ends_with('_'))
-}
-
-fn event_number(s: &str) -> Option<u32> {
-    let w = s.strip_suffix('_').unwrap_or(s);
-    w.strip_prefix('e').filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))?.parse().ok()
 }
 
 fn value_fits(v: &Value, slot: Slot) -> bool {
@@ -292,11 +287,7 @@ pub fn expected<'a>(prefix: &[Token], arities: Option<&'a Arities>) -> Expected<
         }
     }
     let line = &prefix[line_start..];
-    let max_id = prefix.iter().filter_map(|t| match t {
-        Token::Sym(s) => event_number(s),
-        _ => None,
-    });
-    let mut exp = Expected { scope, arities, max_id: max_id.max().unwrap_or(0), ..Expected::default() };
+    let mut exp = Expected { scope, arities, max_id: max_event(prefix), ..Expected::default() };
     if query_done {
         // The query is the last line.
         exp.end = line.is_empty();

@@ -108,8 +108,25 @@ fn classify(word: &str) -> Token {
 
 /// Canonical event ids: `e12`, and `e12_` before a splice.
 fn is_event_id(word: &str) -> bool {
+    event_number(word).is_some()
+}
+
+/// The number of a canonical event id: `e12`, and `e12_` before a splice.
+pub fn event_number(word: &str) -> Option<u32> {
     let w = word.strip_suffix('_').unwrap_or(word);
-    w.len() > 1 && w.starts_with('e') && w[1..].bytes().all(|b| b.is_ascii_digit())
+    w.strip_prefix('e').filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))?.parse().ok()
+}
+
+/// The highest canonical event number among `tokens` (0 if none).
+pub fn max_event(tokens: &[Token]) -> u32 {
+    tokens
+        .iter()
+        .filter_map(|t| match t {
+            Token::Sym(s) => event_number(s),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// Prints tokens back as linear text.
