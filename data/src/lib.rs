@@ -1,6 +1,7 @@
 //! SARA loading (statutes, cases, splits) and the typed case IR shared by
 //! the parser and the solver.
 
+pub mod argtype;
 pub mod dataset;
 pub mod errata;
 mod error;
@@ -14,6 +15,7 @@ pub mod stats;
 pub mod statutes;
 pub mod vocab;
 
+pub use argtype::ArgType;
 pub use dataset::{read_cases, sara_dir, Dataset, Split};
 pub use error::{DataError, Result};
 pub use ground::{expand, fact_set, ExpandError, GroundFact};

@@ -132,6 +132,36 @@ impl Solver {
         })
     }
 
+    /// What each predicate's arguments hold, by name and arity, inferred
+    /// from the rules ([`crate::signature`]).
+    pub fn argument_types(&self) -> HashMap<(String, usize), Vec<crate::ArgType>> {
+        crate::signature::by_name(&self.program)
+    }
+
+    /// The predicates a query may ask, each with the argument types of its
+    /// arities; `tax` asks a person and a year.
+    pub fn query_signatures(&self) -> HashMap<String, Vec<Vec<crate::ArgType>>> {
+        let mut out: HashMap<String, Vec<Vec<crate::ArgType>>> = HashMap::new();
+        let mut types: Vec<((String, usize), Vec<crate::ArgType>)> = self.argument_types().into_iter().collect();
+        // The rules' own predicates first: a `stated_p` that only the
+        // case's facts fill is typed by nothing, so it only adds arities.
+        types.sort_by_key(|((name, arity), _)| (name.starts_with("stated_"), name.clone(), *arity));
+        for ((name, _), types) in types {
+            let name = name.strip_prefix("stated_").unwrap_or(&name);
+            if lexlog_data::Predicate::parse(name).is_some() && name != "tax" {
+                let sigs = out.entry(name.to_string()).or_default();
+                if !sigs.iter().any(|s| s.len() == types.len()) {
+                    sigs.push(types);
+                }
+            }
+        }
+        out.insert("tax".into(), vec![vec![crate::ArgType::NAME, crate::ArgType::YEAR]]);
+        for sigs in out.values_mut() {
+            sigs.sort_by_key(Vec::len);
+        }
+        out
+    }
+
     fn pred_id(&self, loaded: &mut Loaded, name: &str, arity: usize) -> PredId {
         if let Some(p) = self.program.find(name, arity) {
             return p;
