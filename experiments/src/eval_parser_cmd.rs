@@ -26,6 +26,10 @@ pub struct EvalParserArgs {
     /// Only these cases (repeatable).
     #[arg(long = "case")]
     cases: Vec<String>,
+    /// Also print a line per case: gold facts (unrolled), true and false
+    /// positives, misses, exact, query, rank of the gold IR among the beams.
+    #[arg(long)]
+    per_case: bool,
 }
 
 #[derive(Serialize, serde::Deserialize)]
@@ -57,6 +61,17 @@ struct Report {
     /// Gold facts the top beam misses, and facts it adds, by fact type.
     missing_by_type: BTreeMap<String, usize>,
     spurious_by_type: BTreeMap<String, usize>,
+    per_case: Vec<CaseReport>,
+}
+
+#[derive(Serialize)]
+struct CaseReport {
+    case: String,
+    section: String,
+    #[serde(flatten)]
+    counts: Counts,
+    /// Where the gold IR is among the beams (0 = top), if it is.
+    gold_rank: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -71,7 +86,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let (all_cases, split_name) = crate::eval_cmd::split_cases(&data, args.common.split);
     let device = lexlog_parser::device::best_device();
     let t = Trained::load(&args.common.model, &minilm_dir()?, device)?;
-    let arities = crate::joint::query_arities(&lexlog_solver::Solver::new()?);
+    let signatures = crate::joint::query_signatures(&lexlog_solver::Solver::new()?);
     let mut saved = match &args.save_beams {
         Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?)),
         None => None,
@@ -81,6 +96,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let mut sections: BTreeMap<String, Vec<Counts>> = BTreeMap::new();
     let mut missing: BTreeMap<String, usize> = BTreeMap::new();
     let mut spurious: BTreeMap<String, usize> = BTreeMap::new();
+    let mut per_case = Vec::new();
     let start = Instant::now();
     let cases: Vec<_> = all_cases
         .into_iter()
@@ -92,7 +108,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
         let source = t.tokenizer.encode(&e.source, &e.mentions)?;
         let enc = tch::no_grad(|| t.model.encode(&[&source], device, false));
-        let cfg = BeamConfig { k: args.common.k, arities: Some(arities.clone()), ..Default::default() };
+        let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), ..Default::default() };
         let beams = beam_search(&t.model, &enc, &t.vocab, &e.mentions, cfg);
         let c = beams.first().map_or(compare(&lexlog_data::CaseIr::default(), &gold), |b| compare(&b.ir, &gold));
         ranks.push(beams.iter().position(|b| compare(&b.ir, &gold).exact));
@@ -105,7 +121,9 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
                 *spurious.entry(k).or_default() += n;
             }
         }
-        sections.entry(crate::solve_cmd::section_of(case)).or_default().push(c);
+        let section = crate::solve_cmd::section_of(case);
+        per_case.push(CaseReport { case: case.id.clone(), section: section.clone(), counts: c, gold_rank: *ranks.last().unwrap_or(&None) });
+        sections.entry(section).or_default().push(c);
         top1.push(c);
         if let Some(w) = saved.as_mut() {
             let line = SavedCase { case: case.id.clone(), beams: beams.iter().map(|b| SavedBeam { text: b.text.clone(), logprob: b.logprob }).collect() };
@@ -133,10 +151,19 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
             .collect(),
         missing_by_type: missing,
         spurious_by_type: spurious,
+        per_case,
     };
     if args.common.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
+    }
+    if args.per_case {
+        println!("{:<16} {:<8} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}", "case", "section", "gold", "tp", "fp", "fn", "query", "rank");
+        for c in &report.per_case {
+            let k = &c.counts;
+            let rank = c.gold_rank.map_or("-".to_string(), |r| r.to_string());
+            println!("{:<16} {:<8} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}", c.case, c.section, k.true_positives + k.false_negatives, k.true_positives, k.false_positives, k.false_negatives, k.query_correct, rank);
+        }
     }
     println!("split {}: {} cases, {:.2} cases/s (k = {})", report.split, report.cases, report.cases_per_second, args.common.k);
     println!("fact precision {:.3}  recall {:.3}  F1 {:.3} (per-case mean F1 {:.3})", p, r, f, report.fact_f1_macro);

@@ -20,21 +20,10 @@ pub struct CaseBeams {
     pub beams: Vec<Beam>,
 }
 
-/// The predicates a query may ask, with their arities: what the solver's
-/// rules define or read as stated, and `tax PERSON YEAR`.
-pub fn query_arities(solver: &Solver) -> std::sync::Arc<std::collections::HashMap<String, Vec<usize>>> {
-    let mut map: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
-    for p in &solver.program.preds {
-        let name = p.name.strip_prefix("stated_").unwrap_or(&p.name);
-        if lexlog_data::Predicate::parse(name).is_some() {
-            let e = map.entry(name.to_string()).or_default();
-            if !e.contains(&p.arity) {
-                e.push(p.arity);
-            }
-        }
-    }
-    map.insert("tax".into(), vec![2]);
-    std::sync::Arc::new(map)
+/// The predicates a query may ask, with the argument types of each arity:
+/// what the solver's rules define or read as stated, and `tax PERSON YEAR`.
+pub fn query_signatures(solver: &Solver) -> std::sync::Arc<lexlog_parser::grammar::Signatures> {
+    std::sync::Arc::new(solver.query_signatures())
 }
 
 /// Beams of every case, decoded with beam size `k` by the model in
@@ -56,13 +45,13 @@ pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str, solver:
     }
     let device = lexlog_parser::device::best_device();
     let t = Trained::load(model_dir, &lexlog_parser::source::minilm_dir()?, device)?;
-    let arities = query_arities(solver);
+    let signatures = query_signatures(solver);
     let mut w = std::io::BufWriter::new(std::fs::File::create(&cache).with_context(|| format!("creating {}", cache.display()))?);
     for case in cases {
         let e = Example::from_case(case);
         let source = t.tokenizer.encode(&e.source, &e.mentions)?;
         let enc = tch::no_grad(|| t.model.encode(&[&source], device, false));
-        let cfg = BeamConfig { k, arities: Some(arities.clone()), ..Default::default() };
+        let cfg = BeamConfig { k, signatures: Some(signatures.clone()), ..Default::default() };
         let beams: Vec<Beam> = beam_search(&t.model, &enc, &t.vocab, &e.mentions, cfg)
             .into_iter()
             .map(|b| Beam { text: b.text, logprob: b.logprob })

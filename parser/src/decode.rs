@@ -3,7 +3,7 @@
 //! returned beam reads back as a well-formed IR.
 
 use crate::model::{Encoded, Seq2Seq};
-use crate::grammar::{expected, Arities};
+use crate::grammar::{expected, Signatures};
 use crate::target::{render, Token, Vocab, BOS, EOS, PAD, UNK};
 use crate::mentions::Mention;
 use lexlog_data::{linear, CaseIr};
@@ -12,7 +12,7 @@ use tch::{Kind, Tensor};
 
 /// Changes whenever decoding may give other beams (cached beams of an older
 /// version are not reused).
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// One finished hypothesis.
 #[derive(Debug, Clone)]
@@ -31,15 +31,15 @@ pub struct BeamConfig {
     pub max_len: usize,
     /// Scores are logprob / len^alpha.
     pub length_alpha: f64,
-    /// Arities of the predicates a query may ask (from the solver's rules):
-    /// when given, a query goal names a known predicate with one of its
-    /// arities.
-    pub arities: Option<Arc<Arities>>,
+    /// Signatures of the predicates a query may ask (from the solver's
+    /// rules): when given, a query goal names a known predicate with one of
+    /// its arities, each argument of its type.
+    pub signatures: Option<Arc<Signatures>>,
 }
 
 impl Default for BeamConfig {
     fn default() -> Self {
-        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, arities: None }
+        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, signatures: None }
     }
 }
 
@@ -75,7 +75,7 @@ pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Me
             let mut cands: Vec<(f64, usize, i64, Token)> = Vec::new();
             for (b, (actions, prefix, lp)) in live.iter().enumerate() {
                 let row = &logp[b * width..(b + 1) * width];
-                let grammar = expected(prefix, cfg.arities.as_deref());
+                let grammar = expected(prefix, cfg.signatures.as_deref());
                 let mut order: Vec<usize> = (0..width).collect();
                 order.sort_by(|&x, &y| row[y].total_cmp(&row[x]));
                 let mut taken = 0;
@@ -102,7 +102,8 @@ pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Me
                         continue;
                     }
                     let Some(next) = tokens_of(&[a], vocab, mentions).and_then(|t| t.into_iter().next()) else { continue };
-                    if !grammar.allows(&next) {
+                    let allowed = if a >= v { grammar.allows_copy(&next, mentions[(a - v) as usize].kind) } else { grammar.allows(&next) };
+                    if !allowed {
                         continue;
                     }
                     cands.push((total, b, a, next));

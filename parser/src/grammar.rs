@@ -4,15 +4,18 @@
 //! for `start` and `end`, numbers for `amount`, participants otherwise),
 //! a group's variable is used only inside the group and its range is not
 //! empty, event ids come in order of first appearance, the query comes
-//! last, and with the solver's arities it asks known predicates with a
-//! right number of arguments.
+//! last, and with the solver's signatures it asks known predicates with a
+//! right number of arguments, each of its place's type (names, dates,
+//! integers where the rules read them; a copied year is no amount).
 
+use crate::mentions::MentionKind;
 use crate::target::{event_number, max_event, Token};
-use lexlog_data::{EventKind, Predicate, Role, Value};
+use lexlog_data::{ArgType, EventKind, Predicate, Role, Value};
 use std::collections::HashMap;
 
-/// Arities of the predicates a query may ask, by name.
-pub type Arities = HashMap<String, Vec<usize>>;
+/// The predicates a query may ask, by name: the argument types of each of
+/// its arities (from the solver's rules).
+pub type Signatures = HashMap<String, Vec<Vec<ArgType>>>;
 
 /// What a term position accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,6 +26,25 @@ enum Slot {
     Participant,
     /// A person's name (the taxpayer of `query tax`).
     Person,
+    /// A year argument: an integer (SARA's own queries put amounts there
+    /// too, e.g. s63_c_1_neg).
+    Year,
+    /// The year of `query tax`: an integer that reads as a year.
+    TaxYear,
+    /// An integer that is not a copied year.
+    Amount,
+}
+
+/// The slot of a query argument of these types.
+fn slot_of_type(t: ArgType) -> Slot {
+    match t {
+        ArgType::NAME => Slot::Participant,
+        ArgType::YEAR => Slot::Year,
+        ArgType::NUMBER => Slot::Amount,
+        ArgType::INT => Slot::Number,
+        ArgType::DATE => Slot::Date,
+        _ => Slot::Any,
+    }
 }
 
 fn slot_of(role: Role) -> Slot {
@@ -65,7 +87,7 @@ pub struct Expected<'a> {
     end: bool,
     scope: Vec<String>,
     any_var: bool,
-    arities: Option<&'a Arities>,
+    signatures: Option<&'a Signatures>,
     /// Event ids are numbered by first appearance: the next may be any
     /// seen so far or the one after them.
     max_id: u32,
@@ -92,9 +114,20 @@ fn value_fits(v: &Value, slot: Slot) -> bool {
     match slot {
         Slot::Any => true,
         Slot::Date => matches!(v, Value::Date(_)),
-        Slot::Number => matches!(v, Value::Int(_)),
+        Slot::Number | Slot::Amount | Slot::Year => matches!(v, Value::Int(_)),
+        Slot::TaxYear => matches!(v, Value::Int(y) if (1800..2200).contains(y)),
         Slot::Participant => matches!(v, Value::Name(_) | Value::Text(_)),
         Slot::Person => matches!(v, Value::Name(_)),
+    }
+}
+
+/// A copied integer keeps the kind its mention has: a year is no amount,
+/// a `$` amount no tax year. Vocabulary tokens (`kind` None) fit either.
+fn kind_fits(kind: Option<MentionKind>, slot: Slot) -> bool {
+    match (slot, kind) {
+        (Slot::TaxYear, Some(MentionKind::Amount)) => false,
+        (Slot::Amount, Some(MentionKind::Year | MentionKind::YearFirstDay | MentionKind::YearLastDay)) => false,
+        _ => true,
     }
 }
 
@@ -108,8 +141,14 @@ impl<'a> Expected<'a> {
         self.end
     }
 
+    /// Whether `next` (from the vocabulary) may come.
     pub fn allows(&self, next: &Token) -> bool {
-        self.classes.iter().any(|c| self.class_allows(c, next))
+        self.classes.iter().any(|c| self.class_allows(c, next, None))
+    }
+
+    /// Whether `next`, copied from a mention of `kind`, may come.
+    pub fn allows_copy(&self, next: &Token, kind: MentionKind) -> bool {
+        self.classes.iter().any(|c| self.class_allows(c, next, Some(kind)))
     }
 
     /// An event id, numbered at most one past those seen.
@@ -121,7 +160,7 @@ impl<'a> Expected<'a> {
         is_var(v) && (self.any_var || self.scope.iter().any(|s| s == v))
     }
 
-    fn class_allows(&self, class: &Class, next: &Token) -> bool {
+    fn class_allows(&self, class: &Class, next: &Token, kind: Option<MentionKind>) -> bool {
         if matches!(next, Token::Sym(s) if !self.fresh_enough(s)) {
             return false;
         }
@@ -133,11 +172,11 @@ impl<'a> Expected<'a> {
         match class {
             Class::Newline => sym == Some("\n"),
             Class::Word(x) => w == Some(*x),
-            Class::Value(slot) => matches!(next, Token::Value(v) if value_fits(v, *slot)),
+            Class::Value(slot) => matches!(next, Token::Value(v) if value_fits(v, *slot) && kind_fits(kind, *slot)),
             Class::RangeEnd(from) => matches!(next, Token::Value(Value::Int(to)) if to >= from),
             Class::Term(slot) => {
                 if let Token::Value(v) = next {
-                    return value_fits(v, *slot);
+                    return value_fits(v, *slot) && kind_fits(kind, *slot);
                 }
                 let Some(s) = sym else { return false };
                 if s == "_" || self.in_scope(s) {
@@ -151,7 +190,7 @@ impl<'a> Expected<'a> {
                 match slot {
                     Slot::Any => bare || s == "[",
                     Slot::Date => matches!(s, "first_day" | "last_day" | "within"),
-                    Slot::Number | Slot::Person => false,
+                    Slot::Number | Slot::Person | Slot::Year | Slot::TaxYear | Slot::Amount => false,
                     Slot::Participant => (bare && !matches!(s, "first_day" | "last_day" | "within")) || s == "[",
                 }
             }
@@ -166,7 +205,7 @@ impl<'a> Expected<'a> {
             Class::GoalHead => w.is_some_and(|w| {
                 w != "tax"
                     && (matches!(w, "unbound" | "first_day" | "before")
-                        || self.arities.map_or(Predicate::parse(w).is_some(), |a| a.contains_key(w)))
+                        || self.signatures.map_or(Predicate::parse(w).is_some(), |a| a.contains_key(w)))
             }),
         }
     }
@@ -270,7 +309,7 @@ impl<'a> Cursor<'a> {
 ///
 /// Complexity: linear in the prefix (the beam search asks once per live
 /// hypothesis and step, then tests each candidate token in constant time).
-pub fn expected<'a>(prefix: &[Token], arities: Option<&'a Arities>) -> Expected<'a> {
+pub fn expected<'a>(prefix: &[Token], signatures: Option<&'a Signatures>) -> Expected<'a> {
     let newline = |t: &Token| matches!(t, Token::Sym(s) if s == "\n");
     let line_start = prefix.iter().rposition(newline).map_or(0, |i| i + 1);
     // Scope from the finished lines.
@@ -287,7 +326,7 @@ pub fn expected<'a>(prefix: &[Token], arities: Option<&'a Arities>) -> Expected<
         }
     }
     let line = &prefix[line_start..];
-    let mut exp = Expected { scope, arities, max_id: max_event(prefix), ..Expected::default() };
+    let mut exp = Expected { scope, signatures, max_id: max_event(prefix), ..Expected::default() };
     if query_done {
         // The query is the last line.
         exp.end = line.is_empty();
@@ -310,7 +349,7 @@ pub fn expected<'a>(prefix: &[Token], arities: Option<&'a Arities>) -> Expected<
     let wanted = match head {
         "}" => Err(vec![Class::Newline]),
         "for" => for_line(&mut c),
-        "query" => query_line(&mut c, arities),
+        "query" => query_line(&mut c, signatures),
         h if h == "event" || EventKind::from_name(h).is_some() => event_line(&mut c),
         _ => loop {
             if c.at_end() {
@@ -372,14 +411,14 @@ fn event_line(c: &mut Cursor) -> Step {
     }
 }
 
-fn query_line(c: &mut Cursor, arities: Option<&Arities>) -> Step {
-    if c.at_end() && arities.is_none_or(|a| a.contains_key("tax")) {
+fn query_line(c: &mut Cursor, signatures: Option<&Signatures>) -> Step {
+    if c.at_end() && signatures.is_none_or(|a| a.contains_key("tax")) {
         return Err(vec![Class::GoalHead, Class::Word("tax")]);
     }
     if c.toks.first().and_then(word) == Some("tax") {
         c.pos += 1;
         c.value(Slot::Person)?;
-        c.value(Slot::Number)?;
+        c.value(if signatures.is_some() { Slot::TaxYear } else { Slot::Number })?;
         return Err(vec![Class::Newline]);
     }
     loop {
@@ -395,18 +434,22 @@ fn query_line(c: &mut Cursor, arities: Option<&Arities>) -> Step {
                 c.term(Slot::Any)?;
             }
             Some(pred) => {
-                let allowed: Option<&Vec<usize>> = match arities {
+                let allowed: Option<&Vec<Vec<ArgType>>> = match signatures {
                     Some(a) => Some(a.get(pred).ok_or_else(Vec::new)?),
                     None => None,
                 };
                 let mut args = 0;
                 loop {
-                    let more = allowed.is_none_or(|a| a.iter().any(|&n| n > args));
-                    let stop = allowed.is_none_or(|a| a.contains(&args));
+                    let more = allowed.is_none_or(|a| a.iter().any(|s| s.len() > args));
+                    let stop = allowed.is_none_or(|a| a.iter().any(|s| s.len() == args));
+                    // The argument's slot: its types in every arity that has it.
+                    let slot = allowed.map_or(Slot::Any, |a| {
+                        slot_of_type(a.iter().filter_map(|s| s.get(args)).fold(ArgType::NONE, |t, u| t.union(*u)))
+                    });
                     if c.at_end() {
                         let mut w = Vec::new();
                         if more {
-                            w.push(Class::Term(Slot::Any));
+                            w.push(Class::Term(slot));
                         }
                         if stop {
                             w.extend([Class::Newline, Class::Word("&")]);
@@ -419,7 +462,7 @@ fn query_line(c: &mut Cursor, arities: Option<&Arities>) -> Step {
                     if !more {
                         return dead();
                     }
-                    c.term(Slot::Any)?;
+                    c.term(slot)?;
                     args += 1;
                 }
                 c.pos += 1;
@@ -439,9 +482,9 @@ mod tests {
     use super::*;
     use crate::target::{lex, render};
 
-    fn ok(prefix: &str, next: &str, arities: Option<&Arities>) -> bool {
+    fn ok(prefix: &str, next: &str, signatures: Option<&Signatures>) -> bool {
         let next = if next == "\n" { Token::Sym("\n".into()) } else { lex(next).remove(0) };
-        expected(&lex(prefix), arities).allows(&next)
+        expected(&lex(prefix), signatures).allows(&next)
     }
 
     #[test]
@@ -483,8 +526,8 @@ mod tests {
 
     #[test]
     fn queries_end_the_output() {
-        let arities: Arities = [("s1".to_string(), vec![2]), ("tax".to_string(), vec![2])].into();
-        let a = Some(&arities);
+        let signatures: Signatures = [("s1".to_string(), vec![vec![ArgType::ANY; 2]]), ("tax".to_string(), vec![vec![ArgType::NAME, ArgType::YEAR]])].into();
+        let a = Some(&signatures);
         assert!(!ok("query s1 ann", "\n", a), "one argument is too few");
         assert!(ok("query s1 ann", "2017", a));
         assert!(ok("query s1 ann 2017", "\n", a));
@@ -493,6 +536,32 @@ mod tests {
         assert!(ok("query", "tax", a));
         assert!(!ok("query tax ann 2017\n", "payment", a));
         assert!(expected(&lex("query tax ann 2017\n"), a).allows_end());
+    }
+
+    #[test]
+    fn query_arguments_keep_to_their_types() {
+        let (name, year, number) = (ArgType::NAME, ArgType::YEAR, ArgType::NUMBER);
+        let signatures: Signatures = [
+            ("s1_a".to_string(), vec![vec![name, year, number, number]]),
+            ("tax".to_string(), vec![vec![name, year]]),
+        ]
+        .into();
+        let a = Some(&signatures);
+        assert!(ok("query s1_a", "alice", a));
+        assert!(!ok("query s1_a", "70117", a), "a number where a person goes");
+        assert!(ok("query s1_a alice", "2017", a) && ok("query s1_a alice", "_", a));
+        assert!(!ok("query s1_a alice", "2017-12-31", a), "a date is no year");
+        assert!(!ok("query s1_a alice", "bob", a));
+        assert!(ok("query s1_a alice 2017 _", "14836", a));
+        assert!(ok("query s1_a alice 2017 _", "Tax", a), "a variable goes anywhere");
+        assert!(!ok("query tax alice", "150000", a), "not a year");
+        let exp = expected(&lex("query s1_a alice _ _"), a);
+        let y2017 = lex("2017").remove(0);
+        assert!(!exp.allows_copy(&y2017, MentionKind::Year), "a copied year is no amount");
+        assert!(exp.allows_copy(&y2017, MentionKind::Amount) && exp.allows(&y2017));
+        let exp = expected(&lex("query tax alice"), a);
+        assert!(!exp.allows_copy(&y2017, MentionKind::Amount), "a copied $ amount is no tax year");
+        assert!(exp.allows_copy(&y2017, MentionKind::Year));
     }
 
     /// Random walks through the grammar over a pool of tokens: whatever it
@@ -505,13 +574,19 @@ mod tests {
         );
         let mut pool = pool;
         pool.push(Token::Sym("\n".into()));
-        let arities: Arities = [("s1".to_string(), vec![2, 3]), ("tax".to_string(), vec![2]), ("s63".to_string(), vec![3])].into();
+        let (any, name, year) = (ArgType::ANY, ArgType::NAME, ArgType::YEAR);
+        let signatures: Signatures = [
+            ("s1".to_string(), vec![vec![any; 2], vec![name, year, any]]),
+            ("tax".to_string(), vec![vec![name, year]]),
+            ("s63".to_string(), vec![vec![name, year, ArgType::NUMBER]]),
+        ]
+        .into();
         let mut seed: u64 = 7;
         let mut finished = 0;
         for _ in 0..3000 {
             let mut prefix: Vec<Token> = Vec::new();
             for _ in 0..40 {
-                let exp = expected(&prefix, Some(&arities));
+                let exp = expected(&prefix, Some(&signatures));
                 let options: Vec<&Token> = pool.iter().filter(|t| exp.allows(t)).collect();
                 seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 let r = (seed >> 33) as usize;

@@ -52,7 +52,7 @@ fn tiny_model_overfits_eight_cases_with_readable_sorted_beams() {
     for e in &examples {
         let source = t.tokenizer.encode(&e.source, &e.mentions).unwrap();
         let enc = tch::no_grad(|| t.model.encode(&[&source], Device::Cpu, false));
-        let beams = beam_search(&t.model, &enc, &t.vocab, &e.mentions, BeamConfig { k: 4, max_len: 200, length_alpha: 0.6, arities: None });
+        let beams = beam_search(&t.model, &enc, &t.vocab, &e.mentions, BeamConfig { k: 4, max_len: 200, length_alpha: 0.6, signatures: None });
         assert!(!beams.is_empty(), "{}: no readable beam", e.id);
         let texts: Vec<&String> = beams.iter().map(|b| &b.text).collect();
         let mut distinct = texts.clone();
