@@ -195,7 +195,8 @@ pub fn extract(text: &str) -> Vec<Mention> {
                 }
             }
         }
-        if let Some(y) = year(w.trim_start_matches(|c: char| !c.is_ascii_digit())) {
+        let dollars = w.starts_with('$') || w.starts_with("US$");
+        if let Some(y) = year(w.trim_start_matches(|c: char| !c.is_ascii_digit())).filter(|_| !dollars) {
             push(Value::Int(y as i64), s, e, MentionKind::Year);
             for (m, d, kind) in [(1, 1, MentionKind::YearFirstDay), (12, 31, MentionKind::YearLastDay)] {
                 if let Some(date) = NaiveDate::from_ymd_opt(y, m, d) {
@@ -284,6 +285,16 @@ mod tests {
         let v = values("In 2017, Alice was paid $33200.");
         let d = |m, day| Value::Date(NaiveDate::from_ymd_opt(2017, m, day).unwrap());
         assert!(v.contains(&d(1, 1)) && v.contains(&d(12, 31)) && v.contains(&Value::Int(33200)));
+    }
+
+    #[test]
+    fn a_dollar_amount_that_looks_like_a_year_is_an_amount() {
+        let ms = extract("Alice's exemption amount is $2000 in 2018.");
+        let kind = |v: i64| ms.iter().find(|m| m.value == Value::Int(v)).map(|m| m.kind);
+        assert_eq!(kind(2000), Some(MentionKind::Amount));
+        assert_eq!(kind(2018), Some(MentionKind::Year));
+        let jan1 = Value::Date(NaiveDate::from_ymd_opt(2000, 1, 1).unwrap());
+        assert!(!ms.iter().any(|m| m.value == jan1), "no first day of a year 2000");
     }
 
     #[test]
