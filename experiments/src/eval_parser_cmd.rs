@@ -2,9 +2,9 @@
 
 use anyhow::{Context, Result};
 use lexlog_data::Dataset;
-use lexlog_parser::decode::{beam_search, BeamConfig};
+use lexlog_parser::decode::BeamConfig;
+use lexlog_parser::sentences::decode_case;
 use lexlog_parser::eval::{compare, macro_f1, prf, Counts};
-use lexlog_parser::example::Example;
 use lexlog_parser::source::minilm_dir;
 use lexlog_parser::train::Trained;
 use serde::Serialize;
@@ -104,12 +104,9 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         .take(args.limit.unwrap_or(usize::MAX))
         .collect();
     for case in &cases {
-        let e = Example::from_case(case);
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
-        let source = t.tokenizer.encode(&e.source, &e.mentions)?;
-        let enc = tch::no_grad(|| t.model.encode(&[&source], device, false));
         let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), ..Default::default() };
-        let beams = beam_search(&t.model, &enc, &t.vocab, &e.mentions, cfg);
+        let beams = decode_case(&t, &case.text, &case.question, &cfg)?;
         let c = beams.first().map_or(compare(&lexlog_data::CaseIr::default(), &gold), |b| compare(&b.ir, &gold));
         ranks.push(beams.iter().position(|b| compare(&b.ir, &gold).exact));
         if let Some(b) = beams.first() {

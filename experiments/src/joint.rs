@@ -5,7 +5,7 @@
 use anyhow::{Context, Result};
 use lexlog_bridge::pipeline::{decide, Beam, Decision, PipelineConfig};
 use lexlog_data::{linear, Answer, Case, CaseKind};
-use lexlog_parser::decode::{beam_search, BeamConfig};
+use lexlog_parser::decode::BeamConfig;
 use lexlog_parser::example::Example;
 use lexlog_parser::train::Trained;
 use lexlog_solver::{Prediction, Solver};
@@ -48,11 +48,8 @@ pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str, solver:
     let signatures = query_signatures(solver);
     let mut w = std::io::BufWriter::new(std::fs::File::create(&cache).with_context(|| format!("creating {}", cache.display()))?);
     for case in cases {
-        let e = Example::from_case(case);
-        let source = t.tokenizer.encode(&e.source, &e.mentions)?;
-        let enc = tch::no_grad(|| t.model.encode(&[&source], device, false));
         let cfg = BeamConfig { k, signatures: Some(signatures.clone()), ..Default::default() };
-        let beams: Vec<Beam> = beam_search(&t.model, &enc, &t.vocab, &e.mentions, cfg)
+        let beams: Vec<Beam> = lexlog_parser::sentences::decode_case(&t, &case.text, &case.question, &cfg)?
             .into_iter()
             .map(|b| Beam { text: b.text, logprob: b.logprob })
             .collect();

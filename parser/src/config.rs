@@ -114,6 +114,21 @@ pub struct TrainConfig {
     /// Stop after the epoch that passes this wall-clock budget (seconds).
     #[serde(default)]
     pub max_seconds: Option<u64>,
+    /// What one output covers: a whole case, or one sentence (facts) and
+    /// the question (query) at a time.
+    #[serde(default)]
+    pub unit: Unit,
+}
+
+/// The span of text one decoder output covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    #[default]
+    Case,
+    /// Each sentence's facts apart (reading the whole text), then the query
+    /// ([`crate::sentences`]).
+    Sentence,
 }
 
 impl TrainConfig {

@@ -3,7 +3,7 @@
 //! returned beam reads back as a well-formed IR.
 
 use crate::model::{Encoded, Seq2Seq};
-use crate::grammar::{expected, Signatures};
+use crate::grammar::{expected_part, Part, Signatures};
 use crate::target::{render, Token, Vocab, BOS, EOS, PAD, UNK};
 use crate::mentions::Mention;
 use lexlog_data::{linear, CaseIr};
@@ -35,11 +35,13 @@ pub struct BeamConfig {
     /// rules): when given, a query goal names a known predicate with one of
     /// its arities, each argument of its type.
     pub signatures: Option<Arc<Signatures>>,
+    /// What the output is: a whole case, one sentence's facts, the query.
+    pub part: Part,
 }
 
 impl Default for BeamConfig {
     fn default() -> Self {
-        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, signatures: None }
+        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole }
     }
 }
 
@@ -75,7 +77,7 @@ pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Me
             let mut cands: Vec<(f64, usize, i64, Token)> = Vec::new();
             for (b, (actions, prefix, lp)) in live.iter().enumerate() {
                 let row = &logp[b * width..(b + 1) * width];
-                let grammar = expected(prefix, cfg.signatures.as_deref());
+                let grammar = expected_part(prefix, cfg.signatures.as_deref(), cfg.part);
                 let mut order: Vec<usize> = (0..width).collect();
                 order.sort_by(|&x, &y| row[y].total_cmp(&row[x]));
                 let mut taken = 0;

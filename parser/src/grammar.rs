@@ -305,6 +305,36 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// Which part of a case's linear form an output is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Part {
+    /// Facts, then the query.
+    #[default]
+    Whole,
+    /// Facts only (those of one sentence); may be empty.
+    Facts,
+    /// The query line only.
+    Query,
+}
+
+/// What may follow `prefix` in an output that is `part` of a linear form.
+pub fn expected_part<'a>(prefix: &[Token], signatures: Option<&'a Signatures>, part: Part) -> Expected<'a> {
+    let mut exp = expected(prefix, signatures);
+    let at_line_start = prefix.last().is_none_or(|t| matches!(t, Token::Sym(s) if s == "\n"));
+    match part {
+        Part::Whole => {}
+        Part::Facts => {
+            exp.classes.retain(|c| *c != Class::Word("query"));
+            if at_line_start && exp.scope.is_empty() && !exp.end {
+                exp.end = !prefix.iter().any(|t| word(t) == Some("query"));
+            }
+        }
+        Part::Query if prefix.is_empty() => exp.classes = vec![Class::Word("query")],
+        Part::Query => {}
+    }
+    exp
+}
+
 /// What may follow `prefix` (the tokens decoded so far).
 ///
 /// Complexity: linear in the prefix (the beam search asks once per live
@@ -562,6 +592,18 @@ mod tests {
         let exp = expected(&lex("query tax alice"), a);
         assert!(!exp.allows_copy(&y2017, MentionKind::Amount), "a copied $ amount is no tax year");
         assert!(exp.allows_copy(&y2017, MentionKind::Year));
+    }
+
+    #[test]
+    fn parts_are_facts_only_or_the_query_only() {
+        let facts = |p: &str| expected_part(&lex(p), None, Part::Facts);
+        assert!(facts("").allows_end(), "a sentence may state nothing");
+        assert!(facts("payment e1 agent = alice\n").allows_end());
+        assert!(!facts("payment e1 agent = alice").allows_end() && !facts("for Y in 2017 .. 2018 {\n").allows_end());
+        assert!(!facts("payment e1\n").allows(&lex("query").remove(0)));
+        let query = expected_part(&[], None, Part::Query);
+        assert!(query.allows(&lex("query").remove(0)) && !query.allows(&lex("payment").remove(0)) && !query.allows_end());
+        assert!(expected_part(&lex("query tax alice 2017\n"), None, Part::Query).allows_end());
     }
 
     /// Random walks through the grammar over a pool of tokens: whatever it

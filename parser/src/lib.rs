@@ -12,6 +12,7 @@ pub mod example;
 pub mod grammar;
 pub mod mentions;
 pub mod model;
+pub mod sentences;
 pub mod source;
 pub mod target;
 pub mod train;

@@ -180,6 +180,11 @@ pub fn train(
         let combined = crate::augment::recombine(&train_set, cfg.recombine, cfg.seed);
         train_set.extend(combined);
     }
+    // Sentence units after the dev split: a case's sentences stay together.
+    let (train_set, dev_set) = match cfg.unit {
+        crate::config::Unit::Case => (train_set, dev_set),
+        crate::config::Unit::Sentence => (crate::sentences::units(&train_set), crate::sentences::units(&dev_set)),
+    };
     let vocab = Vocab::build(train_set.iter().map(|e| (e.target.as_slice(), e.mentions.as_slice())), extra_vocab);
     let tok = SourceTokenizer::from_dir(tokenizer_dir)?;
     let train_data = prepare(train_set, &tok, &vocab)?;

@@ -38,6 +38,7 @@ fn tiny_config() -> TrainConfig {
         recombine: 0,
         eval_every: 50,
         max_seconds: None,
+        unit: Default::default(),
     }
 }
 
@@ -52,7 +53,7 @@ fn tiny_model_overfits_eight_cases_with_readable_sorted_beams() {
     for e in &examples {
         let source = t.tokenizer.encode(&e.source, &e.mentions).unwrap();
         let enc = tch::no_grad(|| t.model.encode(&[&source], Device::Cpu, false));
-        let beams = beam_search(&t.model, &enc, &t.vocab, &e.mentions, BeamConfig { k: 4, max_len: 200, length_alpha: 0.6, signatures: None });
+        let beams = beam_search(&t.model, &enc, &t.vocab, &e.mentions, BeamConfig { k: 4, max_len: 200, length_alpha: 0.6, signatures: None, part: Default::default() });
         assert!(!beams.is_empty(), "{}: no readable beam", e.id);
         let texts: Vec<&String> = beams.iter().map(|b| &b.text).collect();
         let mut distinct = texts.clone();
@@ -126,4 +127,32 @@ fn incremental_decoding_matches_the_full_decoder() {
         let diff = (step - full.select(1, i as i64)).abs().max().double_value(&[]);
         assert!(diff < 1e-4, "step {i}: {diff}");
     }
+}
+
+#[test]
+fn tiny_sentence_model_reads_cases_back_sentence_by_sentence() {
+    let dir = std::env::temp_dir().join(format!("lexlog-tiny-sentence-{}", std::process::id()));
+    let data = Dataset::load_default().unwrap();
+    // Short cases of two or more sentences.
+    let mut cases: Vec<&lexlog_data::Case> =
+        data.cases_in(Some(Split::Train)).filter(|c| lexlog_parser::sentences::split(&c.text).len() >= 2).collect();
+    cases.sort_by_key(|c| (c.text.len(), c.id.clone()));
+    cases.truncate(4);
+    let examples: Vec<Example> = cases.iter().map(|c| Example::from_case(c)).collect();
+    let cfg = TrainConfig { unit: lexlog_parser::config::Unit::Sentence, epochs: 300, ..tiny_config() };
+    let mut ignore = |_: &lexlog_parser::train::Progress| {};
+    train(&cfg, examples, &[], &minilm_dir().unwrap(), &dir, false, Device::Cpu, &mut ignore).unwrap();
+    let t = Trained::load(&dir, &minilm_dir().unwrap(), Device::Cpu).unwrap();
+    let mut exact = 0;
+    for case in &cases {
+        let beams = lexlog_parser::sentences::decode_case(&t, &case.text, &case.question, &BeamConfig { k: 4, max_len: 200, ..Default::default() }).unwrap();
+        assert!(!beams.is_empty(), "{}: no reading", case.id);
+        let mut texts: Vec<&String> = beams.iter().map(|b| &b.text).collect();
+        texts.sort();
+        texts.dedup();
+        assert_eq!(texts.len(), beams.len(), "{}: readings repeat", case.id);
+        exact += lexlog_parser::eval::compare(&beams[0].ir, &linear::canonical_ids(&case.ir)).exact as usize;
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(exact, 4, "only {exact} of 4 cases read back");
 }
