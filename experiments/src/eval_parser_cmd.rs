@@ -26,6 +26,13 @@ pub struct EvalParserArgs {
     /// Only these cases (repeatable).
     #[arg(long = "case")]
     cases: Vec<String>,
+    /// Evaluate on the model's dev cases (held out of its training, from
+    /// the train split) instead of --split: for choosing decoding settings.
+    #[arg(long)]
+    dev: bool,
+    /// Beam scores are logprob / length^alpha.
+    #[arg(long, default_value_t = BeamConfig::default().length_alpha)]
+    length_alpha: f64,
     /// Also print a line per case: gold facts (unrolled), true and false
     /// positives, misses, exact, query, rank of the gold IR among the beams.
     #[arg(long)]
@@ -83,7 +90,11 @@ struct SectionReport {
 
 pub fn run(args: EvalParserArgs) -> Result<()> {
     let data = Dataset::load_default().context("loading SARA")?;
-    let (all_cases, split_name) = crate::eval_cmd::split_cases(&data, args.common.split);
+    let (all_cases, split_name) = if args.dev {
+        (crate::joint::dev_cases(data.cases_in(Some(lexlog_data::Split::Train)).collect(), &args.common.model)?, "dev")
+    } else {
+        crate::eval_cmd::split_cases(&data, args.common.split)
+    };
     let device = lexlog_parser::device::best_device();
     let t = Trained::load(&args.common.model, &minilm_dir()?, device)?;
     let signatures = crate::joint::query_signatures(&lexlog_solver::Solver::new()?);
@@ -105,7 +116,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         .collect();
     for case in &cases {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
-        let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), ..Default::default() };
+        let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, ..Default::default() };
         let beams = decode_case(&t, &case.text, &case.question, &cfg)?;
         let c = beams.first().map_or(compare(&lexlog_data::CaseIr::default(), &gold), |b| compare(&b.ir, &gold));
         ranks.push(beams.iter().position(|b| compare(&b.ir, &gold).exact));
