@@ -69,9 +69,10 @@ pub fn run(args: EvalArgs) -> Result<()> {
     let (cases, split): (Vec<&lexlog_data::Case>, String) = match &args.cases {
         Some(dir) => {
             own = lexlog_data::read_cases(dir).with_context(|| format!("reading {}", dir.display()))?;
-            // The beam cache is keyed by the cases' ids and texts (FNV-1a).
+            // The beam cache is keyed by the cases' ids, texts and questions
+            // (FNV-1a): a variant that changes only the question decodes anew.
             let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-            for b in own.iter().flat_map(|c| c.id.bytes().chain(c.text.bytes())) {
+            for b in own.iter().flat_map(|c| c.id.bytes().chain(c.text.bytes()).chain([0]).chain(c.question.bytes()).chain([0])) {
                 h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
             }
             let tag = format!("dir-{h:016x}");
