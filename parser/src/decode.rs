@@ -12,7 +12,7 @@ use tch::{Kind, Tensor};
 
 /// Changes whenever decoding may give other beams (cached beams of an older
 /// version are not reused).
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 5;
 
 /// One finished hypothesis.
 #[derive(Debug, Clone)]
@@ -104,8 +104,8 @@ pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Me
                         continue;
                     }
                     let Some(next) = tokens_of(&[a], vocab, mentions).and_then(|t| t.into_iter().next()) else { continue };
-                    let allowed = if a >= v { grammar.allows_copy(&next, mentions[(a - v) as usize].kind) } else { grammar.allows(&next) };
-                    if !allowed {
+                    let copy = (a >= v).then(|| (a - v) as usize);
+                    if !grammar.allows_from(&next, mentions, copy) {
                         continue;
                     }
                     cands.push((total, b, a, next));

@@ -8,7 +8,7 @@
 //! right number of arguments, each of its place's type (names, dates,
 //! integers where the rules read them; a copied year is no amount).
 
-use crate::mentions::MentionKind;
+use crate::mentions::{Mention, MentionKind};
 use crate::target::{event_number, max_event, Token};
 use lexlog_data::{ArgType, EventKind, Predicate, Role, Value};
 use std::collections::HashMap;
@@ -29,7 +29,7 @@ enum Slot {
     /// A year argument: an integer (SARA's own queries put amounts there
     /// too, e.g. s63_c_1_neg).
     Year,
-    /// The year of `query tax`: an integer that reads as a year.
+    /// The year of `query tax`: a year the question gives, if it gives one.
     TaxYear,
     /// An integer that is not a copied year.
     Amount,
@@ -121,12 +121,33 @@ fn value_fits(v: &Value, slot: Slot) -> bool {
     }
 }
 
+/// A mention that may be a year: a number of four digits, not a `$` amount
+/// (a question's "in 2018?" reads as a bare number).
+fn year_like(m: &Mention) -> bool {
+    matches!(m.value, Value::Int(y) if (1800..2200).contains(&y)) && m.kind != MentionKind::Amount
+}
+
+/// What the decoder knows of a candidate token: the case's mentions, and
+/// which of them the token copies (None: a vocabulary token).
+#[derive(Clone, Copy)]
+struct Origin<'m> {
+    mentions: &'m [Mention],
+    copy: Option<&'m Mention>,
+}
+
 /// A copied integer keeps the kind its mention has: a year is no amount,
-/// a `$` amount no tax year. Vocabulary tokens (`kind` None) fit either.
-fn kind_fits(kind: Option<MentionKind>, slot: Slot) -> bool {
-    match (slot, kind) {
-        (Slot::TaxYear, Some(MentionKind::Amount)) => false,
-        (Slot::Amount, Some(MentionKind::Year | MentionKind::YearFirstDay | MentionKind::YearLastDay)) => false,
+/// a `$` amount no tax year; and the year of `query tax` is the one the
+/// question asks ("How much tax does Alice have to pay in 2017?"), not
+/// another year of the text or of the vocabulary, unless the question
+/// gives none. Without an origin (grammar tests), any token fits.
+fn origin_fits(origin: Option<Origin>, slot: Slot) -> bool {
+    let Some(o) = origin else { return true };
+    match (slot, o.copy) {
+        (Slot::TaxYear, copy) => {
+            let asked = o.mentions.iter().any(|x| x.in_question && year_like(x));
+            copy.map_or(!asked, |m| year_like(m) && (m.in_question || !asked))
+        }
+        (Slot::Amount, Some(m)) => !matches!(m.kind, MentionKind::Year | MentionKind::YearFirstDay | MentionKind::YearLastDay),
         _ => true,
     }
 }
@@ -141,14 +162,17 @@ impl<'a> Expected<'a> {
         self.end
     }
 
-    /// Whether `next` (from the vocabulary) may come.
+    /// Whether `next` may come, whatever the case's mentions.
     pub fn allows(&self, next: &Token) -> bool {
         self.classes.iter().any(|c| self.class_allows(c, next, None))
     }
 
     /// Whether `next`, copied from a mention of `kind`, may come.
-    pub fn allows_copy(&self, next: &Token, kind: MentionKind) -> bool {
-        self.classes.iter().any(|c| self.class_allows(c, next, Some(kind)))
+    /// Whether `next` may come in a case with these mentions, copied from
+    /// `mentions[i]` (`copy` Some(i)) or from the vocabulary (None).
+    pub fn allows_from(&self, next: &Token, mentions: &[Mention], copy: Option<usize>) -> bool {
+        let origin = Origin { mentions, copy: copy.map(|i| &mentions[i]) };
+        self.classes.iter().any(|c| self.class_allows(c, next, Some(origin)))
     }
 
     /// An event id, numbered at most one past those seen.
@@ -160,7 +184,7 @@ impl<'a> Expected<'a> {
         is_var(v) && (self.any_var || self.scope.iter().any(|s| s == v))
     }
 
-    fn class_allows(&self, class: &Class, next: &Token, kind: Option<MentionKind>) -> bool {
+    fn class_allows(&self, class: &Class, next: &Token, origin: Option<Origin>) -> bool {
         if matches!(next, Token::Sym(s) if !self.fresh_enough(s)) {
             return false;
         }
@@ -172,11 +196,11 @@ impl<'a> Expected<'a> {
         match class {
             Class::Newline => sym == Some("\n"),
             Class::Word(x) => w == Some(*x),
-            Class::Value(slot) => matches!(next, Token::Value(v) if value_fits(v, *slot) && kind_fits(kind, *slot)),
+            Class::Value(slot) => matches!(next, Token::Value(v) if value_fits(v, *slot) && origin_fits(origin, *slot)),
             Class::RangeEnd(from) => matches!(next, Token::Value(Value::Int(to)) if to >= from),
             Class::Term(slot) => {
                 if let Token::Value(v) = next {
-                    return value_fits(v, *slot) && kind_fits(kind, *slot);
+                    return value_fits(v, *slot) && origin_fits(origin, *slot);
                 }
                 let Some(s) = sym else { return false };
                 if s == "_" || self.in_scope(s) {
@@ -585,13 +609,18 @@ mod tests {
         assert!(ok("query s1_a alice 2017 _", "14836", a));
         assert!(ok("query s1_a alice 2017 _", "Tax", a), "a variable goes anywhere");
         assert!(!ok("query tax alice", "150000", a), "not a year");
-        let exp = expected(&lex("query s1_a alice _ _"), a);
+        let m = |y: i64, kind, in_question| Mention { value: Value::Int(y), start: 0, end: 4, kind, others: Vec::new(), in_question };
         let y2017 = lex("2017").remove(0);
-        assert!(!exp.allows_copy(&y2017, MentionKind::Year), "a copied year is no amount");
-        assert!(exp.allows_copy(&y2017, MentionKind::Amount) && exp.allows(&y2017));
+        let exp = expected(&lex("query s1_a alice _ _"), a);
+        assert!(!exp.allows_from(&y2017, &[m(2017, MentionKind::Year, false)], Some(0)), "a copied year is no amount");
+        assert!(exp.allows_from(&y2017, &[m(2017, MentionKind::Amount, false)], Some(0)) && exp.allows(&y2017));
         let exp = expected(&lex("query tax alice"), a);
-        assert!(!exp.allows_copy(&y2017, MentionKind::Amount), "a copied $ amount is no tax year");
-        assert!(exp.allows_copy(&y2017, MentionKind::Year));
+        let text_and_question = [m(2017, MentionKind::Year, false), m(2018, MentionKind::Number, true)];
+        assert!(!exp.allows_from(&y2017, &text_and_question, Some(0)), "the question asks 2018");
+        assert!(!exp.allows_from(&y2017, &text_and_question, None), "nor from the vocabulary");
+        assert!(exp.allows_from(&lex("2018").remove(0), &text_and_question, Some(1)), "the question's year, read as a number");
+        assert!(exp.allows_from(&y2017, &[m(2017, MentionKind::Year, false)], Some(0)), "the question gives no year");
+        assert!(!exp.allows_from(&y2017, &[m(2017, MentionKind::Amount, true)], Some(0)), "a $ amount is no tax year");
     }
 
     #[test]
