@@ -6,7 +6,7 @@
 
 use crate::example::Example;
 use crate::mentions::extract;
-use crate::target::{event_number, max_event, Token};
+use crate::target::{max_event, shift_events, Token};
 use lexlog_data::Value;
 
 const NAMES: [&str; 16] = [
@@ -104,13 +104,7 @@ pub fn combine(first: &Example, second: &Example) -> Example {
     let query = first.target.iter().position(|t| t == &Token::Sym("query".into())).unwrap_or(first.target.len());
     let shift = max_event(&first.target);
     let mut target = first.target[..query].to_vec();
-    target.extend(second.target.iter().map(|t| match t {
-        Token::Sym(s) => match event_number(s) {
-            Some(n) => Token::Sym(format!("e{}{}", n + shift, if s.ends_with('_') { "_" } else { "" })),
-            None => t.clone(),
-        },
-        t => t.clone(),
-    }));
+    target.extend(shift_events(&second.target, shift));
     let mentions = extract(&source);
     Example { id: format!("{}+{}", first.id, second.id), source, mentions, target }
 }

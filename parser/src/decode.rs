@@ -45,6 +45,11 @@ impl Default for BeamConfig {
     }
 }
 
+/// A hypothesis's score: its log-probability over its length^alpha.
+pub fn normalized(logprob: f64, len: usize, alpha: f64) -> f64 {
+    logprob / (len.max(1) as f64).powf(alpha)
+}
+
 fn tokens_of(actions: &[i64], vocab: &Vocab, mentions: &[Mention]) -> Option<Vec<Token>> {
     let v = vocab.len() as i64;
     let acts: Vec<crate::target::Action> = actions
@@ -60,7 +65,7 @@ pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Me
     let device = enc.states.device();
     let n_mentions = mentions.len() as i64;
     let v = vocab.len() as i64;
-    let score = |lp: f64, len: usize| lp / (len.max(1) as f64).powf(cfg.length_alpha);
+    let score = |lp: f64, len: usize| normalized(lp, len, cfg.length_alpha);
     // Live hypotheses: actions (after BOS), tokens, log-probability.
     let mut live: Vec<(Vec<i64>, Vec<Token>, f64)> = vec![(vec![], vec![], 0.0)];
     let mut state = model.start(enc, 1);

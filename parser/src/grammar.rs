@@ -115,7 +115,7 @@ fn value_fits(v: &Value, slot: Slot) -> bool {
         Slot::Any => true,
         Slot::Date => matches!(v, Value::Date(_)),
         Slot::Number | Slot::Amount | Slot::Year => matches!(v, Value::Int(_)),
-        Slot::TaxYear => matches!(v, Value::Int(y) if (1800..2200).contains(y)),
+        Slot::TaxYear => matches!(v, Value::Int(y) if is_year(*y)),
         Slot::Participant => matches!(v, Value::Name(_) | Value::Text(_)),
         Slot::Person => matches!(v, Value::Name(_)),
     }
@@ -124,7 +124,12 @@ fn value_fits(v: &Value, slot: Slot) -> bool {
 /// A mention that may be a year: a number of four digits, not a `$` amount
 /// (a question's "in 2018?" reads as a bare number).
 fn year_like(m: &Mention) -> bool {
-    matches!(m.value, Value::Int(y) if (1800..2200).contains(&y)) && m.kind != MentionKind::Amount
+    matches!(m.value, Value::Int(y) if is_year(y)) && m.kind != MentionKind::Amount
+}
+
+/// A number that reads as a calendar year (as [`crate::mentions`] reads them).
+fn is_year(n: i64) -> bool {
+    (1800..2200).contains(&n)
 }
 
 /// What the decoder knows of a candidate token: the case's mentions, and
@@ -349,9 +354,8 @@ pub fn expected_part<'a>(prefix: &[Token], signatures: Option<&'a Signatures>, p
         Part::Whole => {}
         Part::Facts => {
             exp.classes.retain(|c| *c != Class::Word("query"));
-            if at_line_start && exp.scope.is_empty() && !exp.end {
-                exp.end = !prefix.iter().any(|t| word(t) == Some("query"));
-            }
+            // No query can have come: the word is never allowed here.
+            exp.end |= at_line_start && exp.scope.is_empty();
         }
         Part::Query if prefix.is_empty() => exp.classes = vec![Class::Word("query")],
         Part::Query => {}

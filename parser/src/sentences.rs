@@ -4,11 +4,11 @@
 //! joining entailment cases, so a model that parses one sentence at a time,
 //! reading the whole text for context, sees shorter, more regular targets.
 
-use crate::decode::{beam_search, Beam, BeamConfig};
+use crate::decode::{beam_search, normalized, Beam, BeamConfig};
 use crate::example::{source_text, Example};
 use crate::grammar::Part;
 use crate::mentions::{extract, QUESTION_MARKER};
-use crate::target::{event_number, lex, render, Token};
+use crate::target::{lex, max_event, render, shift_events};
 use crate::train::Trained;
 use crate::ParserError;
 use lexlog_data::{linear, CaseIr, Domain, Fact, Term, Value};
@@ -42,20 +42,6 @@ pub fn units(cases: &[Example]) -> Vec<Example> {
     out
 }
 
-/// Event ids shifted past `offset` (`e2` -> `e5`, `e2_` -> `e5_`).
-fn shift_ids(tokens: &[Token], offset: u32) -> Vec<Token> {
-    tokens
-        .iter()
-        .map(|t| match t {
-            Token::Sym(s) => match event_number(s) {
-                Some(n) => Token::Sym(format!("e{}{}", n + offset, if s.ends_with('_') { "_" } else { "" })),
-                None => t.clone(),
-            },
-            _ => t.clone(),
-        })
-        .collect()
-}
-
 /// One case's linear form from its sentences' facts (ids numbered within
 /// each) and its query: ids shifted past the sentences before.
 pub fn join(facts: &[&str], query: &str) -> String {
@@ -63,8 +49,8 @@ pub fn join(facts: &[&str], query: &str) -> String {
     let mut offset = 0;
     for text in facts {
         let own = lex(text);
-        tokens.extend(shift_ids(&own, offset));
-        offset += crate::target::max_event(&own);
+        tokens.extend(shift_events(&own, offset));
+        offset += max_event(&own);
     }
     tokens.extend(lex(query));
     render(&tokens)
@@ -80,17 +66,18 @@ fn combine(units: &[Vec<Beam>], query: &[Beam], k: usize, length_alpha: f64) -> 
     if parts.iter().any(|p| p.is_empty()) {
         return Vec::new();
     }
-    let score = |b: &Beam| b.logprob / (b.actions.len().max(1) as f64).powf(length_alpha);
-    // Best-first over choice vectors, each step lowering one choice by one.
-    let total = |c: &[usize]| c.iter().zip(&parts).map(|(&i, p)| score(&p[i])).sum::<f64>();
+    // Best-first over choice vectors (with their summed scores), each step
+    // lowering one choice by one.
+    let total = |c: &[usize]| c.iter().zip(&parts).map(|(&i, p)| normalized(p[i].logprob, p[i].actions.len(), length_alpha)).sum::<f64>();
     let logprob = |c: &[usize]| c.iter().zip(&parts).map(|(&i, p)| p[i].logprob).sum::<f64>();
-    let mut frontier = vec![vec![0; parts.len()]];
-    let mut seen: HashSet<Vec<usize>> = frontier.iter().cloned().collect();
+    let first = vec![0; parts.len()];
+    let mut seen: HashSet<Vec<usize>> = HashSet::from([first.clone()]);
+    let mut frontier = vec![(total(&first), first)];
     let mut out = Vec::new();
     let mut texts = HashSet::new();
     while out.len() < k && !frontier.is_empty() {
-        let best = (0..frontier.len()).max_by(|&a, &b| total(&frontier[a]).total_cmp(&total(&frontier[b]))).unwrap_or(0);
-        let choice = frontier.swap_remove(best);
+        let best = (0..frontier.len()).max_by(|&a, &b| frontier[a].0.total_cmp(&frontier[b].0)).unwrap_or(0);
+        let (_, choice) = frontier.swap_remove(best);
         let texts_chosen: Vec<&str> = choice.iter().zip(&parts).map(|(&i, p)| p[i].text.as_str()).collect();
         let (facts, query) = texts_chosen.split_at(units.len());
         let text = join(facts, query[0]);
@@ -103,7 +90,7 @@ fn combine(units: &[Vec<Beam>], query: &[Beam], k: usize, length_alpha: f64) -> 
             let mut next = choice.clone();
             next[u] += 1;
             if next[u] < parts[u].len() && seen.insert(next.clone()) {
-                frontier.push(next);
+                frontier.push((total(&next), next));
             }
         }
     }
@@ -114,12 +101,7 @@ fn combine(units: &[Vec<Beam>], query: &[Beam], k: usize, length_alpha: f64) -> 
 /// each sentence's facts and the question's query decoded apart, then
 /// combined.
 pub fn decode_by_sentence(t: &Trained, text: &str, question: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
-    let decode = |source: String, part: Part| -> Result<Vec<Beam>, ParserError> {
-        let mentions = extract(&source);
-        let src = t.tokenizer.encode(&source, &mentions)?;
-        let enc = tch::no_grad(|| t.model.encode(&[&src], t.device, false));
-        Ok(beam_search(&t.model, &enc, &t.vocab, &mentions, BeamConfig { part, ..cfg.clone() }))
-    };
+    let decode = |source: String, part: Part| decode_source(t, &source, &BeamConfig { part, ..cfg.clone() });
     let mut units = Vec::new();
     for &(s, e) in &split(text) {
         units.push(decode(sentence_source(text, &text[s..e]), Part::Facts)?);
@@ -132,14 +114,16 @@ pub fn decode_by_sentence(t: &Trained, text: &str, question: &str, cfg: &BeamCon
 pub fn decode_case(t: &Trained, text: &str, question: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
     match t.meta.train.unit {
         crate::config::Unit::Sentence => decode_by_sentence(t, text, question, cfg),
-        crate::config::Unit::Case => {
-            let source = source_text(text, question);
-            let mentions = extract(&source);
-            let src = t.tokenizer.encode(&source, &mentions)?;
-            let enc = tch::no_grad(|| t.model.encode(&[&src], t.device, false));
-            Ok(beam_search(&t.model, &enc, &t.vocab, &mentions, cfg.clone()))
-        }
+        crate::config::Unit::Case => decode_source(t, &source_text(text, question), cfg),
     }
+}
+
+/// The beams for one source text: its mentions, encoded, searched.
+fn decode_source(t: &Trained, source: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
+    let mentions = extract(source);
+    let src = t.tokenizer.encode(source, &mentions)?;
+    let enc = tch::no_grad(|| t.model.encode(&[&src], t.device, false));
+    Ok(beam_search(&t.model, &enc, &t.vocab, &mentions, cfg.clone()))
 }
 
 /// The sentences of a text, as byte ranges: a sentence ends at `.`, `?` or
@@ -181,20 +165,6 @@ fn values(f: &Fact, ids: &HashSet<String>, out: &mut Vec<Value>) {
                 out.extend([Value::Int(*from), Value::Int(*to)]);
             }
             g.body.iter().for_each(|b| values(b, ids, out));
-        }
-    }
-}
-
-fn event_ids(facts: &[Fact], out: &mut HashSet<String>) {
-    for f in facts {
-        match f {
-            Fact::Event(e) => {
-                if let Term::Value(Value::Name(n)) = &e.id {
-                    out.insert(n.clone());
-                }
-            }
-            Fact::ForEach(g) => event_ids(&g.body, out),
-            Fact::Assert(_) => {}
         }
     }
 }
@@ -261,8 +231,17 @@ fn id_stem(t: &Term) -> Option<String> {
 pub fn align(text: &str, ir: &CaseIr) -> Vec<usize> {
     let spans = split(text);
     let mentioned: Vec<Vec<Value>> = spans.iter().map(|&(s, e)| extract(&text[s..e]).into_iter().map(|m| m.value).collect()).collect();
-    let mut ids = HashSet::new();
-    event_ids(&ir.facts, &mut ids);
+    // Each fact's event ids, typed there or extended (`event e4 ...`).
+    let own: Vec<(Vec<String>, Vec<String>)> = ir
+        .facts
+        .iter()
+        .map(|f| {
+            let (mut d, mut x) = (Vec::new(), Vec::new());
+            declared_and_extended(f, &mut d, &mut x);
+            (d, x)
+        })
+        .collect();
+    let ids: HashSet<String> = own.iter().flat_map(|(d, x)| d.iter().chain(x)).cloned().collect();
     let words: Vec<Vec<String>> = spans
         .iter()
         .map(|&(s, e)| text[s..e].split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect())
@@ -271,7 +250,7 @@ pub fn align(text: &str, ir: &CaseIr) -> Vec<usize> {
     for f in &ir.facts {
         let mut vs = Vec::new();
         values(f, &ids, &mut vs);
-        vs.sort_by_key(|v| format!("{v:?}"));
+        vs.sort();
         vs.dedup();
         let score = |i: usize| 2 * vs.iter().filter(|v| mentioned[i].contains(v)).count() + usize::from(cued(f, &words[i]));
         let best = (0..spans.len()).max_by(|&a, &b| score(a).cmp(&score(b)).then(b.cmp(&a)));
@@ -283,16 +262,12 @@ pub fn align(text: &str, ir: &CaseIr) -> Vec<usize> {
     }
     // Roles given to an event typed in another fact follow that fact.
     let mut home: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for (f, &i) in ir.facts.iter().zip(&out) {
-        let (mut d, mut x) = (Vec::new(), Vec::new());
-        declared_and_extended(f, &mut d, &mut x);
+    for ((d, _), &i) in own.iter().zip(&out) {
         for id in d {
-            home.entry(id).or_insert(i);
+            home.entry(id.clone()).or_insert(i);
         }
     }
-    for (f, slot) in ir.facts.iter().zip(out.iter_mut()) {
-        let (mut d, mut x) = (Vec::new(), Vec::new());
-        declared_and_extended(f, &mut d, &mut x);
+    for ((f, (d, x)), slot) in ir.facts.iter().zip(&own).zip(out.iter_mut()) {
         if d.is_empty() {
             if let Some(&i) = x.first().and_then(|id| home.get(id)) {
                 *slot = i;

@@ -117,6 +117,21 @@ pub fn event_number(word: &str) -> Option<u32> {
     w.strip_prefix('e').filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))?.parse().ok()
 }
 
+/// `tokens` with every canonical event id moved `offset` on (`e2` -> `e5`,
+/// `e2_` -> `e5_`): to put one output's events after another's.
+pub fn shift_events(tokens: &[Token], offset: u32) -> Vec<Token> {
+    tokens
+        .iter()
+        .map(|t| match t {
+            Token::Sym(s) => match event_number(s) {
+                Some(n) => Token::Sym(format!("e{}{}", n + offset, if s.ends_with('_') { "_" } else { "" })),
+                None => t.clone(),
+            },
+            t => t.clone(),
+        })
+        .collect()
+}
+
 /// The highest canonical event number among `tokens` (0 if none).
 pub fn max_event(tokens: &[Token]) -> u32 {
     tokens
