@@ -11,6 +11,12 @@ pub enum ParserCommand {
     /// How much of each split's gold targets the copy + vocabulary scheme
     /// (vocabulary from the train split) can express.
     Coverage,
+    /// A case's sentence units as the sentence-unit model learns them: each
+    /// sentence with the gold facts aligned to it, then the query.
+    Units {
+        /// The case's id (its file name without `.pl`).
+        case: String,
+    },
 }
 
 /// Every subsection id of the statutes: the predicates a query may ask.
@@ -58,6 +64,14 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
                 let mut top: Vec<_> = missing.into_iter().collect();
                 top.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
                 println!("  most frequent unknown: {:?}", &top[..top.len().min(15)]);
+            }
+        }
+        ParserCommand::Units { case } => {
+            let case = data.case(&case).with_context(|| format!("no case {case:?} in SARA"))?;
+            let sentences = lexlog_parser::sentences::split(&case.text).into_iter().map(|(s, e)| &case.text[s..e]);
+            let said = sentences.chain([case.question.as_str()]);
+            for (unit, said) in lexlog_parser::sentences::units(&[Example::from_case(case)]).iter().zip(said) {
+                println!("# {}: {said}\n{}", unit.id, lexlog_parser::target::render(&unit.target));
             }
         }
     }

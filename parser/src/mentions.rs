@@ -93,7 +93,7 @@ fn day(word: &str) -> Option<u32> {
 }
 
 fn year(word: &str) -> Option<i32> {
-    let w = word.trim_end_matches(|c: char| matches!(c, ',' | '.' | ';' | ':' | ')'));
+    let w = word.trim_end_matches(|c: char| matches!(c, ',' | '.' | ';' | ':' | ')' | '?' | '!'));
     (w.len() == 4).then(|| w.parse().ok()).flatten().filter(|y| (1800..2200).contains(y))
 }
 
@@ -285,6 +285,13 @@ mod tests {
         let v = values("In 2017, Alice was paid $33200.");
         let d = |m, day| Value::Date(NaiveDate::from_ymd_opt(2017, m, day).unwrap());
         assert!(v.contains(&d(1, 1)) && v.contains(&d(12, 31)) && v.contains(&Value::Int(33200)));
+    }
+
+    #[test]
+    fn a_year_that_ends_a_question_is_a_year() {
+        let ms = extract("How much tax does Alice have to pay in 2018?");
+        let m = ms.iter().find(|m| m.value == Value::Int(2018)).expect("2018 mentioned");
+        assert_eq!(m.kind, MentionKind::Year);
     }
 
     #[test]

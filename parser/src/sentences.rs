@@ -171,7 +171,7 @@ fn values(f: &Fact, ids: &HashSet<String>, out: &mut Vec<Value>) {
 
 /// Word stems that cue an event kind beyond its own name's parts.
 const CUES: &[(&str, &[&str])] = &[
-    ("payment", &["pay", "paid", "wage", "salar", "contrib", "cost", "furnish", "spen"]),
+    ("payment", &["pay", "paid", "wage", "salar", "contrib", "cost", "furnish", "spen", "maint"]),
     ("residence", &["live", "home", "house", "abode", "resid", "shar"]),
     ("income", &["earn", "income"]),
     ("service", &["work", "employ", "hire"]),
@@ -325,6 +325,20 @@ mod tests {
         assert!(c[0].text.contains("marriage e1") && c[0].text.contains("payment e2 agent = bob purpose = e2"), "{}", c[0].text);
         assert!((c[1].logprob - -0.6).abs() < 1e-9 && (c[2].logprob - -2.2).abs() < 1e-9);
         assert!(c.windows(2).all(|w| w[0].logprob >= w[1].logprob));
+    }
+
+    #[test]
+    fn a_maintained_home_aligns_its_payments() {
+        let text = "Alice and Bob got married on April 5th, 2012. Alice's son Bob was born on September 16th, 2017. \
+                    Alice lives in a home maintained by Alice since September 16th, 2017.";
+        let ir = parse(
+            "marriage e1 agent=alice agent=bob start=2012-04-05\nson e2 agent=bob patient=alice start=2017-09-16\n\
+             payment e3 agent=alice amount=1 purpose=alice_s_house start=2017-09-16 end=2017-12-31\n\
+             for Y in 2018..2117 {\n payment e4_{Y} agent=alice amount=1 purpose=alice_s_house start=first_day(Y) end=last_day(Y)\n}\n",
+        )
+        .unwrap();
+        // Names and dates tie the payments to every sentence: "maintained" cues them.
+        assert_eq!(align(text, &ir), vec![0, 1, 2, 2]);
     }
 
     #[test]
