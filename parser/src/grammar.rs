@@ -122,9 +122,9 @@ fn value_fits(v: &Value, slot: Slot) -> bool {
 }
 
 /// A mention that may be a year: a number of four digits, not a `$` amount
-/// (a question's "in 2018?" reads as a bare number).
+/// (nor a series' horizon).
 fn year_like(m: &Mention) -> bool {
-    matches!(m.value, Value::Int(y) if is_year(y)) && m.kind != MentionKind::Amount
+    matches!(m.value, Value::Int(y) if is_year(y)) && !matches!(m.kind, MentionKind::Amount | MentionKind::Horizon)
 }
 
 /// A number that reads as a calendar year (as [`crate::mentions`] reads them).
@@ -152,7 +152,7 @@ fn origin_fits(origin: Option<Origin>, slot: Slot) -> bool {
             let asked = o.mentions.iter().any(|x| x.in_question && year_like(x));
             copy.map_or(!asked, |m| year_like(m) && (m.in_question || !asked))
         }
-        (Slot::Amount, Some(m)) => !matches!(m.kind, MentionKind::Year | MentionKind::YearFirstDay | MentionKind::YearLastDay),
+        (Slot::Amount, Some(m)) => !m.kind.is_calendar(),
         _ => true,
     }
 }

@@ -46,10 +46,26 @@ pub enum MentionKind {
     YearFirstDay,
     YearLastDay,
     Date,
+    /// The year after a "since" date: where its yearly series of whole
+    /// years begins (the first, partial year is an event of its own).
+    YearAfter,
+    /// A century after a "since" year: where SARA stops an open-ended
+    /// series ("since 2017" runs to 2117).
+    Horizon,
 }
 
 impl MentionKind {
-    pub const COUNT: i64 = 12;
+    pub const COUNT: i64 = 14;
+
+    /// Whether the value is computed from a "since" date, not spelled.
+    pub fn is_derived(self) -> bool {
+        matches!(self, Self::YearAfter | Self::Horizon)
+    }
+
+    /// Whether the kind reads a year, or a day of one, off the text.
+    pub fn is_calendar(self) -> bool {
+        matches!(self, Self::Year | Self::YearFirstDay | Self::YearLastDay | Self::YearAfter | Self::Horizon)
+    }
 }
 
 impl Mention {
@@ -146,6 +162,10 @@ fn citation(word: &str) -> Option<String> {
     (labels > 0 && rest.is_empty()).then_some(id)
 }
 
+/// How many years on an open-ended "since" series stops (SARA's facts run
+/// a home maintained "since 2017" to 2117).
+pub const SERIES_HORIZON: i64 = 100;
+
 /// Every value `text` mentions, in order of first occurrence, each once
 /// with all its occurrences.
 pub fn extract(text: &str) -> Vec<Mention> {
@@ -155,6 +175,13 @@ pub fn extract(text: &str) -> Vec<Mention> {
     let mut push = |value: Value, start: usize, end: usize, kind: MentionKind| {
         let in_question = start >= question;
         match out.iter_mut().find(|m| m.value == value) {
+            // A value the text spells itself is read as spelled, not as
+            // derived from a "since" date.
+            Some(m) if m.kind.is_derived() && !kind.is_derived() => {
+                m.others.push((m.start, m.end));
+                (m.start, m.end, m.kind) = (start, end, kind);
+                m.in_question |= in_question;
+            }
             Some(m) => {
                 if !m.spans().any(|s| s == (start, end)) {
                     m.others.push((start, end));
@@ -176,10 +203,18 @@ pub fn extract(text: &str) -> Vec<Mention> {
             }
             _ => None,
         };
+        let since = i > 0 && clean(ws[i - 1].2).eq_ignore_ascii_case("since");
         if let Some((date, end)) = date {
             push(Value::Date(date), s, end, MentionKind::Date);
             if let Some(y) = year(ws[i + 2].2) {
                 push(Value::Int(y as i64), ws[i + 2].0, ws[i + 2].1, MentionKind::Year);
+                if since {
+                    if let Some(last) = NaiveDate::from_ymd_opt(y, 12, 31) {
+                        push(Value::Date(last), s, end, MentionKind::YearLastDay);
+                    }
+                    push(Value::Int(y as i64 + 1), s, end, MentionKind::YearAfter);
+                    push(Value::Int(y as i64 + SERIES_HORIZON), s, end, MentionKind::Horizon);
+                }
             }
             i += 3;
             continue;
@@ -202,6 +237,9 @@ pub fn extract(text: &str) -> Vec<Mention> {
                 if let Some(date) = NaiveDate::from_ymd_opt(y, m, d) {
                     push(Value::Date(date), s, e, kind);
                 }
+            }
+            if since {
+                push(Value::Int(y as i64 + SERIES_HORIZON), s, e, MentionKind::Horizon);
             }
         } else if let Some(rest) = w.strip_prefix('$').or_else(|| w.strip_prefix("US$")) {
             let digits: String = rest.trim_end_matches(|c: char| !c.is_ascii_digit()).chars().filter(|c| *c != ',').collect();
@@ -285,6 +323,24 @@ mod tests {
         let v = values("In 2017, Alice was paid $33200.");
         let d = |m, day| Value::Date(NaiveDate::from_ymd_opt(2017, m, day).unwrap());
         assert!(v.contains(&d(1, 1)) && v.contains(&d(12, 31)) && v.contains(&Value::Int(33200)));
+    }
+
+    #[test]
+    fn since_a_date_gives_its_years_end_the_next_year_and_the_horizon() {
+        let ms = extract("Alice has maintained a home since September 16th, 2017. Bob lives there since 1993.");
+        let kind = |v: Value| ms.iter().find(|m| m.value == v).map(|m| m.kind);
+        let date = |y, m, d| Value::Date(NaiveDate::from_ymd_opt(y, m, d).unwrap());
+        assert_eq!(kind(date(2017, 12, 31)), Some(MentionKind::YearLastDay));
+        assert_eq!(kind(Value::Int(2018)), Some(MentionKind::YearAfter));
+        assert_eq!(kind(Value::Int(2117)), Some(MentionKind::Horizon));
+        assert_eq!(kind(Value::Int(2093)), Some(MentionKind::Horizon));
+        assert_eq!(kind(Value::Int(1993)), Some(MentionKind::Year));
+        // A year the text spells is a year, though a "since" date gives it too.
+        let spelled = extract("Alice has maintained a home since September 16th, 2017. In 2018, Alice paid $2117.");
+        let kind = |v: i64| spelled.iter().find(|m| m.value == Value::Int(v)).map(|m| m.kind);
+        assert_eq!((kind(2018), kind(2117)), (Some(MentionKind::Year), Some(MentionKind::Amount)));
+        let without = extract("Alice married Bob on September 16th, 2017.");
+        assert!(!without.iter().any(|m| matches!(m.kind, MentionKind::YearAfter | MentionKind::Horizon)));
     }
 
     #[test]
