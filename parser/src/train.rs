@@ -155,8 +155,38 @@ pub struct Progress {
 /// Loads weights written by `VarStore::save`; a file stored in half
 /// precision loads too (the model computes in float32).
 pub fn load_weights(vs: &mut nn::VarStore, path: &Path) -> Result<(), ParserError> {
+    check_shapes(vs, path)?;
     vs.load(path)?;
     vs.float();
+    Ok(())
+}
+
+/// Every variable of `vs` is in the safetensors file at `path`, with the
+/// same shape: a checkpoint from other parser code (a vocabulary or a set
+/// of mention kinds of another size) is refused by name, before libtorch
+/// would fail on it.
+fn check_shapes(vs: &nn::VarStore, path: &Path) -> Result<(), ParserError> {
+    let io = |source| ParserError::Io { path: path.to_path_buf(), source };
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let mut len = [0u8; 8];
+    std::io::Read::read_exact(&mut file, &mut len).map_err(io)?;
+    let mut header = vec![0u8; u64::from_le_bytes(len).min(1 << 26) as usize];
+    std::io::Read::read_exact(&mut file, &mut header).map_err(io)?;
+    let header: std::collections::HashMap<String, serde_json::Value> = serde_json::from_slice(&header)?;
+    for (name, var) in vs.variables() {
+        let stored = header.get(&name).and_then(|t| t.get("shape")).and_then(|s| serde_json::from_value::<Vec<i64>>(s.clone()).ok());
+        match stored {
+            Some(shape) if shape == var.size() => {}
+            Some(shape) => {
+                return Err(ParserError::Config(format!(
+                    "{}: {name} has shape {shape:?} where this parser's model has {:?}: the checkpoint comes from other parser code; retrain it",
+                    path.display(),
+                    var.size()
+                )))
+            }
+            None => return Err(ParserError::Config(format!("{}: no tensor {name}: the checkpoint comes from other parser code; retrain it", path.display()))),
+        }
+    }
     Ok(())
 }
 
@@ -328,5 +358,31 @@ impl Trained {
         let model = Seq2Seq::new(&meta.model, vocab.len() as i64, tokenizer.cls(), tokenizer.sep(), &vs.root());
         load_weights(&mut vs, &dir.join("model.safetensors"))?;
         Ok(Trained { model, vocab, tokenizer, meta, device, _vs: vs })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_checkpoint_of_other_shapes_is_refused_by_name() {
+        let dir = std::env::temp_dir().join(format!("lexlog-shapes-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("w.safetensors");
+        let saved = nn::VarStore::new(Device::Cpu);
+        let _ = saved.root().zeros("kind", &[24, 4]);
+        saved.save(&path).unwrap();
+        let mut same = nn::VarStore::new(Device::Cpu);
+        let _ = same.root().zeros("kind", &[24, 4]);
+        assert!(load_weights(&mut same, &path).is_ok());
+        let mut wider = nn::VarStore::new(Device::Cpu);
+        let _ = wider.root().zeros("kind", &[28, 4]);
+        let err = load_weights(&mut wider, &path).unwrap_err().to_string();
+        assert!(err.contains("kind has shape [24, 4] where this parser's model has [28, 4]"), "{err}");
+        let mut other = nn::VarStore::new(Device::Cpu);
+        let _ = other.root().zeros("bias", &[4]);
+        assert!(load_weights(&mut other, &path).unwrap_err().to_string().contains("no tensor bias"));
+        std::fs::remove_dir_all(&dir).ok();
     }
 }
