@@ -5,7 +5,8 @@
 
 use lexlog_data::{Dataset, Value};
 use lexlog_parser::example::Example;
-use lexlog_parser::grammar::expected;
+use lexlog_parser::grammar::{expected, expected_part, Part};
+use lexlog_parser::sentences::units;
 use lexlog_parser::target::{render, Token};
 use lexlog_solver::Solver;
 
@@ -53,4 +54,42 @@ fn every_gold_target_keeps_to_the_solver_signatures() {
         assert!(!all, "{id} is admitted: drop it from ILL_TYPED_GOLD");
     }
     assert!(refused.is_empty(), "{} refused:\n{}", refused.len(), refused.join("\n"));
+}
+
+/// The same for sentence units, as the main model decodes them: each
+/// sentence's facts alone (`Part::Facts`), the query alone (`Part::Query`),
+/// values copied from the unit's own source (the whole text, the sentence
+/// in focus).
+#[test]
+fn every_gold_sentence_unit_keeps_to_the_grammar_of_its_part() {
+    let data = Dataset::load_default().unwrap_or_else(|e| panic!("{e}"));
+    let signatures = Solver::new().unwrap().query_signatures();
+    let (mut refused, mut foreign) = (Vec::new(), Vec::new());
+    for case in data.cases.iter().filter(|c| !ILL_TYPED_GOLD.contains(&c.id.as_str())) {
+        for unit in units(&[Example::from_case(case)]) {
+            let part = if unit.id.ends_with("#query") { Part::Query } else { Part::Facts };
+            for (i, tok) in unit.target.iter().enumerate() {
+                let exp = expected_part(&unit.target[..i], Some(&signatures), part);
+                let copied = match tok {
+                    Token::Value(v) => unit.mentions.iter().position(|m| &m.value == v),
+                    Token::Sym(s) => unit.mentions.iter().position(|m| matches!(&m.value, Value::Name(n) if n == s)),
+                };
+                if !exp.allows_from(tok, &unit.mentions, copied) {
+                    let before = render(&unit.target[..i]);
+                    let refusal = format!("{}: {tok:?} after …{}", unit.id, &before[before.len().saturating_sub(80)..]);
+                    // A fact naming events of two other sentences (a payment
+                    // for a termination for a disability) cannot be local to
+                    // one; its unit names an id past its own.
+                    let foreign_event = part == Part::Facts && matches!(tok, Token::Sym(s) if s.starts_with('e') && s[1..].parse::<u32>().is_ok());
+                    if foreign_event { foreign.push(refusal) } else { refused.push(refusal) }
+                    break;
+                }
+            }
+            if !expected_part(&unit.target, Some(&signatures), part).allows_end() {
+                refused.push(format!("{}: may not end", unit.id));
+            }
+        }
+    }
+    assert!(refused.is_empty(), "{} refused:\n{}", refused.len(), refused.join("\n"));
+    assert!(foreign.len() <= 8, "{} units name another sentence's event:\n{}", foreign.len(), foreign.join("\n"));
 }

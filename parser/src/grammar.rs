@@ -358,7 +358,9 @@ pub fn expected_part<'a>(prefix: &[Token], signatures: Option<&'a Signatures>, p
             exp.end |= at_line_start && exp.scope.is_empty();
         }
         Part::Query if prefix.is_empty() => exp.classes = vec![Class::Word("query")],
-        Part::Query => {}
+        // The query names events of the facts decoded apart (`query
+        // s3306_b_10_A e5 e1 …`, numbered as in the whole case).
+        Part::Query => exp.max_id = u32::MAX - 1,
     }
     exp
 }
