@@ -24,6 +24,9 @@ enum Slot {
     Date,
     Number,
     Participant,
+    /// A participant that is no event: who acts, for whom, where (an event
+    /// is only ever a purpose, patient, reason or means).
+    Party,
     /// A person's name (the taxpayer of `query tax`).
     Person,
     /// A year argument: an integer (SARA's own queries put amounts there
@@ -51,7 +54,8 @@ fn slot_of(role: Role) -> Slot {
     match role {
         Role::Start | Role::End => Slot::Date,
         Role::Amount => Slot::Number,
-        _ => Slot::Participant,
+        Role::Purpose | Role::Patient | Role::Reason | Role::Means => Slot::Participant,
+        _ => Slot::Party,
     }
 }
 
@@ -62,6 +66,9 @@ enum Class {
     Word(&'static str),
     /// The start of a term for a slot.
     Term(Slot),
+    /// The same, but none of these whole values: a role names a value once
+    /// per event.
+    FreshTerm(Slot, Vec<Token>),
     /// A value of the slot (no variables, ids or functions).
     Value(Slot),
     /// The end of a group's range: a number from its start on.
@@ -73,7 +80,8 @@ enum Class {
     /// `{V}` with V in scope.
     Splice,
     EventId,
-    Role,
+    /// A role; `end` only once per event.
+    Role { ended: bool },
     /// A fact line's head: an event type, `event`, `for` or a predicate.
     FactHead,
     /// A query goal's head.
@@ -116,7 +124,7 @@ fn value_fits(v: &Value, slot: Slot) -> bool {
         Slot::Date => matches!(v, Value::Date(_)),
         Slot::Number | Slot::Amount | Slot::Year => matches!(v, Value::Int(_)),
         Slot::TaxYear => matches!(v, Value::Int(y) if is_year(*y)),
-        Slot::Participant => matches!(v, Value::Name(_) | Value::Text(_)),
+        Slot::Participant | Slot::Party => matches!(v, Value::Name(_) | Value::Text(_)),
         Slot::Person => matches!(v, Value::Name(_)),
     }
 }
@@ -221,13 +229,15 @@ impl<'a> Expected<'a> {
                     Slot::Date => matches!(s, "first_day" | "last_day" | "within"),
                     Slot::Number | Slot::Person | Slot::Year | Slot::TaxYear | Slot::Amount => false,
                     Slot::Participant => (bare && !matches!(s, "first_day" | "last_day" | "within")) || s == "[",
+                    Slot::Party => (bare && !matches!(s, "first_day" | "last_day" | "within") && event_id(s).is_none()) || s == "[",
                 }
             }
             Class::NewVar => sym.is_some_and(|s| is_var(s) && !self.scope.iter().any(|v| v == s)),
             Class::Var => sym.is_some_and(|s| self.in_scope(s)),
             Class::Splice => sym.and_then(|s| s.strip_prefix('{')?.strip_suffix('}')).is_some_and(|v| self.in_scope(v)),
             Class::EventId => sym.is_some_and(|s| s == "_" || event_id(s).is_some()),
-            Class::Role => sym.is_some_and(|s| Role::from_name(s).is_some()),
+            Class::FreshTerm(slot, taken) => !taken.contains(next) && self.class_allows(&Class::Term(*slot), next, origin),
+            Class::Role { ended } => sym.and_then(Role::from_name).is_some_and(|r| !(*ended && r == Role::End)),
             Class::FactHead => w.is_some_and(|w| {
                 w == "event" || w == "for" || EventKind::from_name(w).is_some() || (Predicate::parse(w).is_some() && w != "tax")
             }),
@@ -294,7 +304,13 @@ impl<'a> Cursor<'a> {
 
     /// One term of `slot`.
     fn term(&mut self, slot: Slot) -> Step {
-        let t = self.next(&[Class::Term(slot)])?;
+        self.term_as(Class::Term(slot))
+    }
+
+    /// One term, its first token of `class` (a [`Class::Term`] or
+    /// [`Class::FreshTerm`]).
+    fn term_as(&mut self, class: Class) -> Step {
+        let t = self.next(&[class])?;
         let s = match t {
             // `alice_employer_{D}`: a name spliced with a group's variable.
             Token::Value(Value::Name(n)) if n.ends_with('_') => return self.splice(),
@@ -463,11 +479,20 @@ fn event_line(c: &mut Cursor) -> Step {
         },
         _ => return dead(),
     }
+    // Each role's one-token values so far, and whether the event ended.
+    let mut said: Vec<(Role, &Token)> = Vec::new();
+    let mut ended = false;
     loop {
-        let t = c.next(&[Class::Role, Class::Newline])?;
+        let t = c.next(&[Class::Role { ended }, Class::Newline])?;
         let Some(role) = word(t).and_then(Role::from_name) else { return dead() };
         c.word("=")?;
-        c.term(slot_of(role))?;
+        let taken: Vec<Token> = said.iter().filter(|(r, _)| *r == role).map(|(_, v)| (*v).clone()).collect();
+        let at = c.pos;
+        c.term_as(Class::FreshTerm(slot_of(role), taken))?;
+        if c.pos == at + 1 {
+            said.push((role, &c.toks[at]));
+        }
+        ended |= role == Role::End;
     }
 }
 
@@ -572,6 +597,20 @@ mod tests {
         assert!(!ok("for Y in 2017 .. 2117 {\npayment e1\n", "query", None), "an open group");
         assert!(!expected(&lex("payment e1\n"), None).allows_end(), "no query yet");
         assert!(!ok("for Y in 2017 .. 2117 {\n}\npayment e3_", "{Y}", None), "Y out of scope");
+    }
+
+    #[test]
+    fn an_event_names_a_value_once_ends_once_and_is_no_agent() {
+        assert!(ok("payment e1 agent = alice patient =", "alice", None));
+        assert!(!ok("payment e1 patient = alice patient =", "alice", None), "the same patient twice");
+        assert!(ok("payment e1 patient = alice patient =", "bob", None));
+        assert!(!ok("payment e1 amount = 60 amount =", "60", None));
+        assert!(ok("payment e1 end = 2017-12-31", "start", None));
+        assert!(!ok("payment e1 end = 2017-12-31", "end", None), "an event ends once");
+        assert!(ok("payment e1 agent = alice
+payment e2 purpose =", "e1", None));
+        assert!(!ok("payment e1 agent = alice
+payment e2 agent =", "e1", None), "an event is no agent");
     }
 
     #[test]
