@@ -8,7 +8,7 @@
 //! right number of arguments, each of its place's type (names, dates,
 //! integers where the rules read them; a copied year is no amount).
 
-use crate::mentions::{Mention, MentionKind};
+use crate::mentions::{is_year, Mention, MentionKind};
 use crate::target::{event_number, max_event, Token};
 use lexlog_data::{ArgType, EventKind, Predicate, Role, Value};
 use std::collections::HashMap;
@@ -153,11 +153,6 @@ fn cited_or_above(pred: &str, mentions: &[Mention]) -> bool {
     cited.peek().is_none() || cited.any(|c| c == pred || c.strip_prefix(pred).is_some_and(|rest| rest.starts_with('_')))
 }
 
-/// A number that reads as a calendar year (as [`crate::mentions`] reads them).
-fn is_year(n: i64) -> bool {
-    (1800..2200).contains(&n)
-}
-
 /// What the decoder knows of a candidate token: the case's mentions, and
 /// which of them the token copies (None: a vocabulary token).
 #[derive(Clone, Copy)]
@@ -198,7 +193,6 @@ impl<'a> Expected<'a> {
         self.classes.iter().any(|c| self.class_allows(c, next, None))
     }
 
-    /// Whether `next`, copied from a mention of `kind`, may come.
     /// Whether `next` may come in a case with these mentions, copied from
     /// `mentions[i]` (`copy` Some(i)) or from the vocabulary (None).
     pub fn allows_from(&self, next: &Token, mentions: &[Mention], copy: Option<usize>) -> bool {
@@ -323,13 +317,7 @@ impl<'a> Cursor<'a> {
 
     /// One term of `slot`.
     fn term(&mut self, slot: Slot) -> Step {
-        self.term_as(Class::Term(slot))
-    }
-
-    /// One term, its first token of `class` (a [`Class::Term`] or
-    /// [`Class::FreshTerm`]).
-    fn term_as(&mut self, class: Class) -> Step {
-        let t = self.next(&[class])?;
+        let t = self.next(&[Class::Term(slot)])?;
         let s = match t {
             // `alice_employer_{D}`: a name spliced with a group's variable.
             Token::Value(Value::Name(n)) if n.ends_with('_') => return self.splice(),
@@ -505,9 +493,12 @@ fn event_line(c: &mut Cursor) -> Step {
         let t = c.next(&[Class::Role { ended }, Class::Newline])?;
         let Some(role) = word(t).and_then(Role::from_name) else { return dead() };
         c.word("=")?;
-        let taken: Vec<Token> = said.iter().filter(|(r, _)| *r == role).map(|(_, v)| (*v).clone()).collect();
+        if c.at_end() {
+            let taken = said.iter().filter(|(r, _)| *r == role).map(|(_, v)| (*v).clone()).collect();
+            return Err(vec![Class::FreshTerm(slot_of(role), taken)]);
+        }
         let at = c.pos;
-        c.term_as(Class::FreshTerm(slot_of(role), taken))?;
+        c.term(slot_of(role))?;
         if c.pos == at + 1 {
             said.push((role, &c.toks[at]));
         }

@@ -108,9 +108,14 @@ fn day(word: &str) -> Option<u32> {
     digits.parse().ok().filter(|d| (1..=31).contains(d))
 }
 
+/// Whether a number reads as a calendar year.
+pub fn is_year(n: i64) -> bool {
+    (1800..2200).contains(&n)
+}
+
 fn year(word: &str) -> Option<i32> {
     let w = word.trim_end_matches(|c: char| matches!(c, ',' | '.' | ';' | ':' | ')' | '?' | '!'));
-    (w.len() == 4).then(|| w.parse().ok()).flatten().filter(|y| (1800..2200).contains(y))
+    (w.len() == 4).then(|| w.parse().ok()).flatten().filter(|y: &i32| is_year(i64::from(*y)))
 }
 
 /// Words of `text` with byte offsets; a word keeps trailing punctuation so
