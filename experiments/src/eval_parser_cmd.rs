@@ -86,6 +86,7 @@ struct SectionReport {
     cases: usize,
     fact_f1: f64,
     exact_match: f64,
+    query_accuracy: f64,
 }
 
 pub fn run(args: EvalParserArgs) -> Result<()> {
@@ -155,7 +156,10 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         cases_per_second: top1.len() as f64 / secs.max(1e-9),
         by_section: sections
             .iter()
-            .map(|(s, cs)| (s.clone(), SectionReport { cases: cs.len(), fact_f1: prf(cs).2, exact_match: cs.iter().filter(|c| c.exact).count() as f64 / cs.len() as f64 }))
+            .map(|(s, cs)| {
+                let share = |hit: fn(&Counts) -> bool| cs.iter().filter(|c| hit(c)).count() as f64 / cs.len() as f64;
+                (s.clone(), SectionReport { cases: cs.len(), fact_f1: prf(cs).2, exact_match: share(|c| c.exact), query_accuracy: share(|c| c.query_correct) })
+            })
             .collect(),
         missing_by_type: missing,
         spurious_by_type: spurious,
@@ -177,9 +181,9 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     println!("fact precision {:.3}  recall {:.3}  F1 {:.3} (per-case mean F1 {:.3})", p, r, f, report.fact_f1_macro);
     println!("exact match {:.3}  query accuracy {:.3}", report.exact_match, report.query_accuracy);
     println!("oracle@k {:?}", report.oracle_at_k);
-    println!("{:<8} {:>6} {:>8} {:>8}", "section", "cases", "fact F1", "exact");
+    println!("{:<8} {:>6} {:>8} {:>8} {:>8}", "section", "cases", "fact F1", "exact", "query");
     for (s, r) in &report.by_section {
-        println!("{s:<8} {:>6} {:>8.3} {:>8.3}", r.cases, r.fact_f1, r.exact_match);
+        println!("{s:<8} {:>6} {:>8.3} {:>8.3} {:>8.3}", r.cases, r.fact_f1, r.exact_match, r.query_accuracy);
     }
     let top = |m: &BTreeMap<String, usize>| {
         let mut v: Vec<_> = m.iter().collect();
