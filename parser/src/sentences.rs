@@ -7,7 +7,7 @@
 use crate::decode::{beam_search, normalized, Beam, BeamConfig};
 use crate::example::{source_text, Example};
 use crate::grammar::Part;
-use crate::mentions::{extract, QUESTION_MARKER};
+use crate::mentions::{extract, Mention, MentionKind, QUESTION_MARKER};
 use crate::target::{lex, max_event, render, shift_events};
 use crate::train::Trained;
 use crate::ParserError;
@@ -197,6 +197,17 @@ fn cued(f: &Fact, words: &[String]) -> bool {
     words.iter().any(|w| stems.iter().any(|s| w.starts_with(s.as_str())))
 }
 
+/// Whether a sentence cites the section a fact asserts, or one above or
+/// below it ("under section 151(b)" for `s151_b_applies alice 2015`,
+/// "section 151" for `s151 alice 2000 _ _ 2017`).
+fn cites(f: &Fact, cited: &[String]) -> bool {
+    let Fact::Assert(a) = f else { return false };
+    let pred = a.pred.as_str();
+    let section = pred.strip_suffix("_applies").unwrap_or(pred);
+    let within = |inner: &str, outer: &str| inner == outer || inner.strip_prefix(outer).is_some_and(|r| r.starts_with('_'));
+    cited.iter().any(|c| within(section, c) || within(c, section))
+}
+
 /// Event ids a fact declares with a type, and ids it gives roles to
 /// without one (`event e4 start=...`).
 fn declared_and_extended(f: &Fact, declared: &mut Vec<String>, extended: &mut Vec<String>) {
@@ -224,13 +235,26 @@ fn id_stem(t: &Term) -> Option<String> {
 }
 
 /// Which sentence of `text` each of `ir`'s facts comes from: the one that
-/// mentions most of its values, a cue word for its kind breaking ties (then
-/// the first); a fact that only gives roles to events typed elsewhere goes
-/// with them, and one that shares no value with any sentence goes with the
-/// fact before it.
+/// mentions most of its values, a citation of an asserted section counting
+/// as one, a cue word for its kind breaking ties (then the first); a fact
+/// that only gives roles to events typed elsewhere goes with them, and one
+/// that shares no value with any sentence goes with the fact before it.
 pub fn align(text: &str, ir: &CaseIr) -> Vec<usize> {
     let spans = split(text);
-    let mentioned: Vec<Vec<Value>> = spans.iter().map(|&(s, e)| extract(&text[s..e]).into_iter().map(|m| m.value).collect()).collect();
+    let found: Vec<Vec<Mention>> = spans.iter().map(|&(s, e)| extract(&text[s..e])).collect();
+    let mentioned: Vec<Vec<Value>> = found.iter().map(|ms| ms.iter().map(|m| m.value.clone()).collect()).collect();
+    let cited: Vec<Vec<String>> = found
+        .iter()
+        .map(|ms| {
+            ms.iter()
+                .filter(|m| m.kind == MentionKind::Citation)
+                .filter_map(|m| match &m.value {
+                    Value::Name(n) => Some(n.clone()),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
     // Each fact's event ids, typed there or extended (`event e4 ...`).
     let own: Vec<(Vec<String>, Vec<String>)> = ir
         .facts
@@ -252,7 +276,8 @@ pub fn align(text: &str, ir: &CaseIr) -> Vec<usize> {
         values(f, &ids, &mut vs);
         vs.sort();
         vs.dedup();
-        let score = |i: usize| 2 * vs.iter().filter(|v| mentioned[i].contains(v)).count() + usize::from(cued(f, &words[i]));
+        let shared = |i: usize| vs.iter().filter(|v| mentioned[i].contains(v)).count() + usize::from(cites(f, &cited[i]));
+        let score = |i: usize| 2 * shared(i) + usize::from(cued(f, &words[i]));
         let best = (0..spans.len()).max_by(|&a, &b| score(a).cmp(&score(b)).then(b.cmp(&a)));
         let pick = match best {
             Some(i) if score(i) > 1 => i,
@@ -339,6 +364,16 @@ mod tests {
         .unwrap();
         // Names and dates tie the payments to every sentence: "maintained" cues them.
         assert_eq!(align(text, &ir), vec![0, 1, 2, 2]);
+    }
+
+    #[test]
+    fn an_assertion_aligns_with_the_sentence_citing_its_section() {
+        let text = "In 2017, Alice was paid $33200. She is allowed deductions under section 151 of $2000 for the year 2017. \
+                    Alice is entitled to a deduction for Bob under section 151(b).";
+        let ir = parse("payment e1 patient=alice start=2017-12-31 amount=33200\ns151 alice 2000 _ _ 2017\ns151_b_applies alice bob 2017\n").unwrap();
+        // Alice and 2017 tie the first assertion to the first sentence too;
+        // the citation decides, and "151(b)" takes the fact of 151(b).
+        assert_eq!(align(text, &ir), vec![0, 1, 2]);
     }
 
     #[test]
