@@ -29,6 +29,8 @@ enum Slot {
     Party,
     /// A person's name (the taxpayer of `query tax`).
     Person,
+    /// An event's id: a query about a payment or an employment.
+    Event,
     /// A year argument: an integer (SARA's own queries put amounts there
     /// too, e.g. s63_c_1_neg).
     Year,
@@ -41,7 +43,9 @@ enum Slot {
 /// The slot of a query argument of these types.
 fn slot_of_type(t: ArgType) -> Slot {
     match t {
-        ArgType::NAME => Slot::Participant,
+        ArgType::NAME => Slot::Party,
+        ArgType::EVENT => Slot::Event,
+        ArgType::NAME_OR_EVENT => Slot::Participant,
         ArgType::YEAR => Slot::Year,
         ArgType::NUMBER => Slot::Amount,
         ArgType::INT => Slot::Number,
@@ -129,6 +133,8 @@ fn value_fits(v: &Value, slot: Slot) -> bool {
         Slot::TaxYear => matches!(v, Value::Int(y) if is_year(*y)),
         Slot::Participant | Slot::Party => matches!(v, Value::Name(_) | Value::Text(_)),
         Slot::Person => matches!(v, Value::Name(_)),
+        // Event ids are the vocabulary's, never copied.
+        Slot::Event => false,
     }
 }
 
@@ -255,6 +261,7 @@ impl<'a> Expected<'a> {
                     Slot::Number | Slot::Person | Slot::Year | Slot::TaxYear | Slot::Amount => false,
                     Slot::Participant => (bare && !matches!(s, "first_day" | "last_day" | "within")) || s == "[",
                     Slot::Party => (bare && !matches!(s, "first_day" | "last_day" | "within") && event_id(s).is_none()) || s == "[",
+                    Slot::Event => event_id(s) == Some(false),
                 }
             }
             Class::NewVar => sym.is_some_and(|s| is_var(s) && !self.scope.iter().any(|v| v == s)),
@@ -709,6 +716,17 @@ payment e2 agent =", "e1", None), "an event is no agent");
         assert!(exp.allows_from(&lex("2018").remove(0), &text_and_question, Some(1)), "the question's year, read as a number");
         assert!(exp.allows_from(&y2017, &[m(2017, MentionKind::Year, false)], Some(0)), "the question gives no year");
         assert!(!exp.allows_from(&y2017, &[m(2017, MentionKind::Amount, true)], Some(0)), "a $ amount is no tax year");
+    }
+
+    #[test]
+    fn query_arguments_tell_events_from_names() {
+        let signatures: Signatures = [("s3306_c_11".to_string(), vec![vec![ArgType::EVENT, ArgType::NAME, ArgType::NAME_OR_EVENT]])].into();
+        let a = Some(&signatures);
+        let facts = "service e1 agent = bob patient = alice\nquery s3306_c_11";
+        assert!(ok(facts, "e1", a) && ok(facts, "_", a));
+        assert!(!ok(facts, "alice", a), "a person where an event goes");
+        assert!(!ok(&format!("{facts} e1"), "e1", a), "an event where a name goes");
+        assert!(ok(&format!("{facts} e1 bob"), "e1", a) && ok(&format!("{facts} e1 bob"), "alice", a));
     }
 
     #[test]

@@ -38,18 +38,19 @@ pub fn infer(program: &Program) -> Vec<Vec<ArgType>> {
         }
     };
     for k in EventKind::ALL {
-        seed(k.as_str(), 1, &[ArgType::NAME]);
+        seed(k.as_str(), 1, &[ArgType::EVENT]);
     }
     for r in Role::ALL {
         let value = match r {
             Role::Start | Role::End => ArgType::DATE,
             Role::Amount => ArgType::NUMBER,
+            Role::Patient | Role::Purpose | Role::Reason | Role::Means => ArgType::NAME_OR_EVENT,
             _ => ArgType::NAME,
         };
-        seed(r.as_str(), 2, &[ArgType::NAME, value]);
+        seed(r.as_str(), 2, &[ArgType::EVENT, value]);
     }
     seed("calendar_year", 1, &[ArgType::YEAR]);
-    seed("event", 1, &[ArgType::NAME]);
+    seed("event", 1, &[ArgType::EVENT]);
     seed("tax", 3, &[ArgType::NAME, ArgType::YEAR, ArgType::NUMBER]);
     let seeded: Vec<bool> = types.iter().map(|t| t.iter().any(|a| *a != ArgType::NONE)).collect();
     // A fixpoint: each round recomputes every derived predicate's types
@@ -115,7 +116,10 @@ fn constrain(body: &[Literal], preds: &[Vec<ArgType>], vars: &mut [ArgType]) {
     };
     for lit in body {
         match lit {
-            Literal::Pos(a) | Literal::Neg(a) => atom(a, vars),
+            Literal::Pos(a) => atom(a, vars),
+            // `\+ event(X)` says what X is not; a negated literal's
+            // variables are bound, and typed, by the positive ones.
+            Literal::Neg(_) => {}
             Literal::Assign(v, e) => {
                 let t = expr_type(e, vars);
                 if t != ArgType::NONE {
@@ -213,6 +217,20 @@ mod tests {
         assert_eq!(types_of(src, "yearly", 3), vec![ArgType::NAME, ArgType::YEAR, ArgType::NUMBER]);
         assert_eq!(types_of(src, "opens", 2), vec![ArgType::NAME, ArgType::DATE]);
         assert_eq!(types_of(src, "fixed", 1), vec![ArgType::INT], "a year-like constant may be either");
+    }
+
+    #[test]
+    fn event_ids_are_told_from_names() {
+        let src = "paid_by(E, P) :- payment(E), agent(E, P).\nfor_what(X) :- purpose(_, X).\n";
+        let mut p = Program::default();
+        for r in Role::ALL {
+            p.pred(r.as_str(), 2);
+        }
+        p.pred("payment", 1);
+        p.add_source("t.lex", src).unwrap();
+        let types = by_name(&p);
+        assert_eq!(types[&("paid_by".to_string(), 2)], vec![ArgType::EVENT, ArgType::NAME]);
+        assert_eq!(types[&("for_what".to_string(), 1)], vec![ArgType::NAME_OR_EVENT], "a purpose may be either");
     }
 
     #[test]
