@@ -236,7 +236,7 @@ fn id_stem(t: &Term) -> Option<String> {
 
 /// Which sentence of `text` each of `ir`'s facts comes from: the one that
 /// mentions most of its values, a citation of an asserted section counting
-/// as one, a cue word for its kind breaking ties (then the first); a fact
+/// as two, a cue word for its kind breaking ties (then the first); a fact
 /// that only gives roles to events typed elsewhere goes with them, and one
 /// that shares no value with any sentence goes with the fact before it.
 pub fn align(text: &str, ir: &CaseIr) -> Vec<usize> {
@@ -276,7 +276,7 @@ pub fn align(text: &str, ir: &CaseIr) -> Vec<usize> {
         values(f, &ids, &mut vs);
         vs.sort();
         vs.dedup();
-        let shared = |i: usize| vs.iter().filter(|v| mentioned[i].contains(v)).count() + usize::from(cites(f, &cited[i]));
+        let shared = |i: usize| vs.iter().filter(|v| mentioned[i].contains(v)).count() + 2 * usize::from(cites(f, &cited[i]));
         let score = |i: usize| 2 * shared(i) + usize::from(cued(f, &words[i]));
         let best = (0..spans.len()).max_by(|&a, &b| score(a).cmp(&score(b)).then(b.cmp(&a)));
         let pick = match best {
@@ -374,6 +374,10 @@ mod tests {
         // Alice and 2017 tie the first assertion to the first sentence too;
         // the citation decides, and "151(b)" takes the fact of 151(b).
         assert_eq!(align(text, &ir), vec![0, 1, 2]);
+        // A citation outweighs a name the sentence only says as "she".
+        let text = "In 2017, Alice was paid $33200. She takes no deduction under section 151 for 2017.";
+        let ir = parse("payment e1 patient=alice start=2017-12-31 amount=33200\ns151 alice 0 _ _ 2017\n").unwrap();
+        assert_eq!(align(text, &ir), vec![0, 1]);
     }
 
     #[test]
