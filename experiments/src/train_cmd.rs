@@ -19,11 +19,18 @@ pub struct TrainArgs {
     /// Continue from the last checkpoint in --out.
     #[arg(long)]
     resume: bool,
+    /// Train with this seed instead of the config's (it also draws the dev
+    /// set): for measuring how much a result owes to one seed.
+    #[arg(long)]
+    seed: Option<u64>,
 }
 
 pub fn run(args: TrainArgs) -> Result<()> {
     let text = std::fs::read_to_string(&args.config).with_context(|| format!("reading {}", args.config.display()))?;
-    let cfg: TrainConfig = serde_json::from_str(&text).with_context(|| format!("parsing {}", args.config.display()))?;
+    let mut cfg: TrainConfig = serde_json::from_str(&text).with_context(|| format!("parsing {}", args.config.display()))?;
+    if let Some(seed) = args.seed {
+        cfg.seed = seed;
+    }
     let data = Dataset::load_default().context("loading SARA")?;
     // The test split is never used for training, augmentation or selection.
     let train: Vec<Example> = data.cases_in(Some(Split::Train)).map(Example::from_case).collect();

@@ -232,6 +232,15 @@ pub fn train(
         }
     }
     let meta = CheckpointMeta { train: cfg.clone(), model: model_cfg.clone(), vocab: vocab.tokens.clone() };
+    // A resumed run goes on with the config it started with.
+    if resume && out.join("last.safetensors").is_file() {
+        let path = out.join("config.json");
+        let text = std::fs::read_to_string(&path).map_err(|source| ParserError::Io { path: path.clone(), source })?;
+        let before: CheckpointMeta = serde_json::from_str(&text)?;
+        if before.train != meta.train || before.model != meta.model {
+            return Err(ParserError::Config(format!("{} was started with another training config (seed {}); resume it with that one", path.display(), before.train.seed)));
+        }
+    }
     write_atomic(&out.join("config.json"), serde_json::to_string_pretty(&meta)?.as_bytes())?;
 
     let mut metrics = Metrics { best_dev_loss: f64::INFINITY, device: format!("{device:?}"), train_cases: train_data.len(), dev_cases: dev_data.len(), ..Default::default() };

@@ -156,3 +156,18 @@ fn tiny_sentence_model_reads_cases_back_sentence_by_sentence() {
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(exact, 4, "only {exact} of 4 cases read back");
 }
+
+#[test]
+fn resuming_with_another_config_is_refused() {
+    let dir = std::env::temp_dir().join(format!("lexlog-resume-{}", std::process::id()));
+    let examples = eight_short_cases();
+    let mut ignore = |_: &lexlog_parser::train::Progress| {};
+    let cfg = TrainConfig { epochs: 1, ..tiny_config() };
+    train(&cfg, examples.clone(), &[], &minilm_dir().unwrap(), &dir, false, Device::Cpu, &mut ignore).unwrap();
+    let other = TrainConfig { seed: 8, epochs: 2, ..tiny_config() };
+    let err = train(&other, examples.clone(), &[], &minilm_dir().unwrap(), &dir, true, Device::Cpu, &mut ignore).unwrap_err();
+    assert!(err.to_string().contains("another training config"), "{err}");
+    let more = TrainConfig { epochs: 1, ..tiny_config() };
+    assert!(train(&more, examples, &[], &minilm_dir().unwrap(), &dir, true, Device::Cpu, &mut ignore).is_ok(), "the same config resumes");
+    std::fs::remove_dir_all(&dir).ok();
+}
