@@ -160,6 +160,12 @@ impl SectionId {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// Whether this is `outer` or a subsection of it: `s151_d_5_A` is
+    /// within `s151_d_5` and `s151`, not within `s15`.
+    pub fn is_within(&self, outer: &SectionId) -> bool {
+        self.0.strip_prefix(outer.as_str()).is_some_and(|rest| rest.is_empty() || rest.starts_with('_'))
+    }
 }
 
 impl fmt::Display for SectionId {
@@ -206,5 +212,8 @@ mod tests {
         assert!(SectionId::parse("s1__a").is_none());
         assert!(SectionId::parse("sx").is_none());
         assert!(SectionId::parse("tax").is_none());
+        let s = |x: &str| SectionId::parse(x).unwrap();
+        assert!(s("s151_d_5_A").is_within(&s("s151_d_5")) && s("s151").is_within(&s("s151")));
+        assert!(!s("s151_d").is_within(&s("s15")) && !s("s151").is_within(&s("s151_d")));
     }
 }

@@ -10,7 +10,7 @@
 
 use crate::mentions::{is_year, Mention, MentionKind};
 use crate::target::{event_number, max_event, Token};
-use lexlog_data::{ArgType, EventKind, Predicate, Role, Value};
+use lexlog_data::{ArgType, EventKind, Predicate, Role, SectionId, Value};
 use std::collections::HashMap;
 
 /// The predicates a query may ask, by name: the argument types of each of
@@ -146,13 +146,7 @@ fn year_like(m: &Mention) -> bool {
 
 /// The sections the question cites.
 fn cited(mentions: &[Mention]) -> impl Iterator<Item = &str> {
-    mentions
-        .iter()
-        .filter(|m| m.in_question && m.kind == MentionKind::Citation)
-        .filter_map(|m| match &m.value {
-            Value::Name(n) => Some(n.as_str()),
-            _ => None,
-        })
+    mentions.iter().filter(|m| m.in_question).filter_map(Mention::citation)
 }
 
 /// A section the query asks is one the question cites, or one above it
@@ -166,10 +160,8 @@ fn cited_or_above(pred: &str, first: bool, mentions: &[Mention]) -> bool {
     if cited.peek().is_none() {
         return true;
     }
-    if lexlog_data::SectionId::parse(pred).is_none() {
-        return !first;
-    }
-    cited.any(|c| c == pred || c.strip_prefix(pred).is_some_and(|rest| rest.starts_with('_')))
+    let Some(pred) = SectionId::parse(pred) else { return !first };
+    cited.any(|c| SectionId::parse(c).is_some_and(|c| c.is_within(&pred)))
 }
 
 /// What the decoder knows of a candidate token: the case's mentions, and

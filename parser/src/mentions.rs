@@ -77,6 +77,14 @@ impl Mention {
         self.kind as i64 + if self.in_question { MentionKind::COUNT } else { 0 }
     }
 
+    /// The section a citation mention names (`s151_d_5_A`).
+    pub fn citation(&self) -> Option<&str> {
+        match (&self.value, self.kind) {
+            (Value::Name(n), MentionKind::Citation) => Some(n),
+            _ => None,
+        }
+    }
+
     /// Every occurrence, the first first.
     pub fn spans(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         std::iter::once((self.start, self.end)).chain(self.others.iter().copied())

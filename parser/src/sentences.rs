@@ -7,11 +7,11 @@
 use crate::decode::{beam_search, normalized, Beam, BeamConfig};
 use crate::example::{source_text, Example};
 use crate::grammar::Part;
-use crate::mentions::{extract, Mention, MentionKind, QUESTION_MARKER};
+use crate::mentions::{extract, Mention, QUESTION_MARKER};
 use crate::target::{lex, max_event, render, shift_events};
 use crate::train::Trained;
 use crate::ParserError;
-use lexlog_data::{linear, CaseIr, Domain, Fact, Term, Value};
+use lexlog_data::{linear, CaseIr, Domain, Fact, SectionId, Term, Value};
 use std::collections::HashSet;
 
 /// What the model reads for one sentence: the whole text, then the
@@ -200,12 +200,11 @@ fn cued(f: &Fact, words: &[String]) -> bool {
 /// Whether a sentence cites the section a fact asserts, or one above or
 /// below it ("under section 151(b)" for `s151_b_applies alice 2015`,
 /// "section 151" for `s151 alice 2000 _ _ 2017`).
-fn cites(f: &Fact, cited: &[String]) -> bool {
+fn cites(f: &Fact, cited: &[SectionId]) -> bool {
     let Fact::Assert(a) = f else { return false };
     let pred = a.pred.as_str();
-    let section = pred.strip_suffix("_applies").unwrap_or(pred);
-    let within = |inner: &str, outer: &str| inner == outer || inner.strip_prefix(outer).is_some_and(|r| r.starts_with('_'));
-    cited.iter().any(|c| within(section, c) || within(c, section))
+    let Some(section) = SectionId::parse(pred.strip_suffix("_applies").unwrap_or(pred)) else { return false };
+    cited.iter().any(|c| section.is_within(c) || c.is_within(&section))
 }
 
 /// Event ids a fact declares with a type, and ids it gives roles to
@@ -243,18 +242,7 @@ pub fn align(text: &str, ir: &CaseIr) -> Vec<usize> {
     let spans = split(text);
     let found: Vec<Vec<Mention>> = spans.iter().map(|&(s, e)| extract(&text[s..e])).collect();
     let mentioned: Vec<Vec<Value>> = found.iter().map(|ms| ms.iter().map(|m| m.value.clone()).collect()).collect();
-    let cited: Vec<Vec<String>> = found
-        .iter()
-        .map(|ms| {
-            ms.iter()
-                .filter(|m| m.kind == MentionKind::Citation)
-                .filter_map(|m| match &m.value {
-                    Value::Name(n) => Some(n.clone()),
-                    _ => None,
-                })
-                .collect()
-        })
-        .collect();
+    let cited: Vec<Vec<SectionId>> = found.iter().map(|ms| ms.iter().filter_map(Mention::citation).filter_map(SectionId::parse).collect()).collect();
     // Each fact's event ids, typed there or extended (`event e4 ...`).
     let own: Vec<(Vec<String>, Vec<String>)> = ir
         .facts

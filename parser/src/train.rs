@@ -233,7 +233,8 @@ pub fn train(
     }
     let meta = CheckpointMeta { train: cfg.clone(), model: model_cfg.clone(), vocab: vocab.tokens.clone() };
     // A resumed run goes on with the config it started with.
-    if resume && out.join("last.safetensors").is_file() {
+    let resuming = resume && out.join("last.safetensors").is_file();
+    if resuming {
         let path = out.join("config.json");
         let text = std::fs::read_to_string(&path).map_err(|source| ParserError::Io { path: path.clone(), source })?;
         let before: CheckpointMeta = serde_json::from_str(&text)?;
@@ -245,7 +246,7 @@ pub fn train(
 
     let mut metrics = Metrics { best_dev_loss: f64::INFINITY, device: format!("{device:?}"), train_cases: train_data.len(), dev_cases: dev_data.len(), ..Default::default() };
     let mut start_epoch = 0;
-    if resume && out.join("last.safetensors").is_file() {
+    if resuming {
         load_weights(&mut vs, &out.join("last.safetensors"))?;
         let text = std::fs::read_to_string(out.join("metrics.json")).map_err(|source| ParserError::Io { path: out.join("metrics.json"), source })?;
         metrics = serde_json::from_str(&text)?;
