@@ -42,6 +42,8 @@ enum Command {
     Eval(eval_cmd::EvalArgs),
     /// Ablations of the pipeline: table, JSON and plots.
     Ablate(ablate_cmd::AblateArgs),
+    /// Which device training and decoding would use (CUDA if libtorch finds it).
+    Device,
 }
 
 fn main() -> Result<()> {
@@ -61,5 +63,9 @@ fn main() -> Result<()> {
         Command::EvalParser(args) => eval_parser_cmd::run(args),
         Command::Eval(args) => eval_cmd::run(args),
         Command::Ablate(args) => ablate_cmd::run(args),
+        Command::Device => {
+            println!("{}", lexlog_parser::device::describe());
+            Ok(())
+        }
     }
 }

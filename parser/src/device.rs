@@ -29,8 +29,25 @@ pub fn best_device() -> Device {
     Device::cuda_if_available()
 }
 
+/// One line on what libtorch sees: the device training would use, the CUDA
+/// device count and whether cuDNN is there.
+pub fn describe() -> String {
+    format!(
+        "device {:?}; CUDA devices {}; cuDNN {}",
+        best_device(),
+        tch::Cuda::device_count(),
+        if tch::Cuda::cudnn_is_available() { "available" } else { "absent" }
+    )
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn describe_names_the_chosen_device() {
+        let line = super::describe();
+        assert!(line.starts_with(&format!("device {:?};", super::best_device())), "{line}");
+    }
+
     #[test]
     fn cpu_tensors_work() {
         let t = tch::Tensor::from_slice(&[1.0f32, 2.0, 3.0]);
