@@ -31,8 +31,7 @@ enum Slot {
     Person,
     /// An event's id: a query about a payment or an employment.
     Event,
-    /// A year argument: an integer (SARA's own queries put amounts there
-    /// too, e.g. s63_c_1_neg).
+    /// A year argument: a year-like integer, not a `$` amount.
     Year,
     /// The year of `query tax`: a year the question gives, if it gives one.
     TaxYear,
@@ -129,8 +128,8 @@ fn value_fits(v: &Value, slot: Slot) -> bool {
     match slot {
         Slot::Any => true,
         Slot::Date => matches!(v, Value::Date(_)),
-        Slot::Number | Slot::Amount | Slot::Year => matches!(v, Value::Int(_)),
-        Slot::TaxYear => matches!(v, Value::Int(y) if is_year(*y)),
+        Slot::Number | Slot::Amount => matches!(v, Value::Int(_)),
+        Slot::Year | Slot::TaxYear => matches!(v, Value::Int(y) if is_year(*y)),
         Slot::Participant | Slot::Party => matches!(v, Value::Name(_) | Value::Text(_)),
         Slot::Person => matches!(v, Value::Name(_)),
         // Event ids are the vocabulary's, never copied.
@@ -173,7 +172,7 @@ struct Origin<'m> {
 }
 
 /// A copied integer keeps the kind its mention has: a year is no amount,
-/// a `$` amount no tax year; and the year of `query tax` is the one the
+/// a `$` amount no year; and the year of `query tax` is the one the
 /// question asks ("How much tax does Alice have to pay in 2017?"), not
 /// another year of the text or of the vocabulary, unless the question
 /// gives none. Without an origin (grammar tests), any token fits.
@@ -185,6 +184,7 @@ fn origin_fits(origin: Option<Origin>, slot: Slot) -> bool {
             copy.map_or(!asked, |m| year_like(m) && (m.in_question || !asked))
         }
         (Slot::Amount, Some(m)) => !m.kind.is_calendar(),
+        (Slot::Year, Some(m)) => year_like(m),
         _ => true,
     }
 }
@@ -708,6 +708,10 @@ payment e2 agent =", "e1", None), "an event is no agent");
         assert!(exp.allows_from(&lex("2018").remove(0), &text_and_question, Some(1)), "the question's year, read as a number");
         assert!(exp.allows_from(&y2017, &[m(2017, MentionKind::Year, false)], Some(0)), "the question gives no year");
         assert!(!exp.allows_from(&y2017, &[m(2017, MentionKind::Amount, true)], Some(0)), "a $ amount is no tax year");
+        let exp = expected(&lex("query s1_a alice"), a);
+        assert!(!exp.allows(&lex("14836").remove(0)), "no year");
+        assert!(!exp.allows_from(&y2017, &[m(2017, MentionKind::Amount, false)], Some(0)), "a $ amount is no year");
+        assert!(exp.allows_from(&y2017, &[m(2017, MentionKind::Year, false)], Some(0)));
     }
 
     #[test]
