@@ -1,7 +1,7 @@
 //! `lexlog eval --split test --model DIR [--json]`: the joint evaluation,
 //! text -> parser -> bridge -> answer (the README's main job).
 
-use crate::joint::{beams_for, evaluate, fit_on_dev, table};
+use crate::joint::{evaluate, fit_on_dev, table};
 use anyhow::{Context, Result};
 use lexlog_data::{Dataset, Split};
 use lexlog_solver::Solver;
@@ -21,6 +21,11 @@ pub struct ModelArgs {
     pub k: usize,
     #[arg(long)]
     pub json: bool,
+    /// Another model (repeatable) decoding with --model as an ensemble: the
+    /// mean of their probabilities at every step. The bridge is still
+    /// fitted on --model's own dev cases, with its own beams.
+    #[arg(long = "ensemble")]
+    pub ensemble: Vec<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -53,10 +58,11 @@ pub fn split_cases(data: &Dataset, split: crate::solve_cmd::SplitArg) -> (Vec<&l
 }
 
 pub fn run(args: EvalArgs) -> Result<()> {
-    let ModelArgs { split: split_arg, model, k, json } = &args.common;
+    let ModelArgs { split: split_arg, model, k, json, ensemble } = &args.common;
     let (model, k, json) = (model.clone(), *k, *json);
     let data = Dataset::load_default().context("loading SARA")?;
     if let Some(folds) = args.cv {
+        anyhow::ensure!(ensemble.is_empty(), "--cv trains its own models; it takes no --ensemble");
         let reports = crate::cv::run(&data, folds, &args.config, &model, k)?;
         if json {
             println!("{}", serde_json::to_string_pretty(&reports)?);
@@ -71,10 +77,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
             own = lexlog_data::read_cases(dir).with_context(|| format!("reading {}", dir.display()))?;
             // The beam cache is keyed by the cases' ids, texts and questions
             // (FNV-1a): a variant that changes only the question decodes anew.
-            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-            for b in own.iter().flat_map(|c| c.id.bytes().chain(c.text.bytes()).chain([0]).chain(c.question.bytes()).chain([0])) {
-                h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
-            }
+            let h = crate::joint::fnv1a(own.iter().flat_map(|c| c.id.bytes().chain(c.text.bytes()).chain([0]).chain(c.question.bytes()).chain([0])));
             let tag = format!("dir-{h:016x}");
             (own.iter().collect(), tag)
         }
@@ -85,7 +88,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
     };
     let split = split.as_str();
     let solver = Solver::new()?;
-    let beams = beams_for(&cases, &model, k, split, &solver)?;
+    let beams = crate::joint::ensemble_beams_for(&cases, &model, ensemble, k, split, &solver)?;
     // The bridge's weights are fitted on the model's dev cases only.
     let cfg = fit_on_dev(&data, &model, k, &solver)?;
     eprintln!("bridge fitted on dev: {:?}, penalty {}, min agreement {}", cfg.strategy, cfg.penalty, cfg.min_agreement);

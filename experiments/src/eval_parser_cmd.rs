@@ -3,10 +3,9 @@
 use anyhow::{Context, Result};
 use lexlog_data::Dataset;
 use lexlog_parser::decode::BeamConfig;
-use lexlog_parser::sentences::decode_case;
-use lexlog_parser::eval::{compare, macro_f1, prf, Counts};
-use lexlog_parser::source::minilm_dir;
+use lexlog_parser::sentences::decode_ensemble;
 use lexlog_parser::train::Trained;
+use lexlog_parser::eval::{compare, macro_f1, prf, Counts};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -96,8 +95,9 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     } else {
         crate::eval_cmd::split_cases(&data, args.common.split)
     };
-    let device = lexlog_parser::device::best_device();
-    let t = Trained::load(&args.common.model, &minilm_dir()?, device)?;
+    anyhow::ensure!(!(args.dev && !args.common.ensemble.is_empty()), "--dev holds --model's dev cases, which the ensemble's other models may have trained on");
+    let models = crate::joint::load_models(&args.common.model, &args.common.ensemble)?;
+    let models: Vec<&Trained> = models.iter().collect();
     let signatures = crate::joint::query_signatures(&lexlog_solver::Solver::new()?);
     let mut saved = match &args.save_beams {
         Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?)),
@@ -118,7 +118,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     for case in &cases {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
         let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, ..Default::default() };
-        let beams = decode_case(&t, &case.text, &case.question, &cfg)?;
+        let beams = decode_ensemble(&models, &case.text, &case.question, &cfg)?;
         let c = beams.first().map_or(compare(&lexlog_data::CaseIr::default(), &gold), |b| compare(&b.ir, &gold));
         ranks.push(beams.iter().position(|b| compare(&b.ir, &gold).exact));
         if let Some(b) = beams.first() {

@@ -12,7 +12,7 @@ use lexlog_solver::{Prediction, Solver};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CaseBeams {
@@ -29,6 +29,17 @@ pub fn query_signatures(solver: &Solver) -> std::sync::Arc<lexlog_parser::gramma
 /// Beams of every case, decoded with beam size `k` by the model in
 /// `model_dir`; cached in that directory as `beams-<tag>-k<k>.jsonl`.
 pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
+    ensemble_beams_for(cases, model_dir, &[], k, tag, solver)
+}
+
+/// As [`beams_for`], decoded by the model in `model_dir` and those in
+/// `ensemble` together; the cache's tag then names the ensemble (a hash of
+/// its directories).
+pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], k: usize, tag: &str, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
+    let tag = match ensemble {
+        [] => tag.to_string(),
+        more => format!("{tag}-ens{:016x}", fnv1a(more.iter().flat_map(|p| p.to_string_lossy().bytes().chain([0]).collect::<Vec<_>>()))),
+    };
     // Keyed by the decoder's version too: a new grammar decodes anew.
     let cache = model_dir.join(format!("beams-{tag}-k{k}-d{}.jsonl", lexlog_parser::decode::VERSION));
     let mut out = BTreeMap::new();
@@ -43,13 +54,13 @@ pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str, solver:
         }
         out.clear();
     }
-    let device = lexlog_parser::device::best_device();
-    let t = Trained::load(model_dir, &lexlog_parser::source::minilm_dir()?, device)?;
+    let models = load_models(model_dir, ensemble)?;
+    let models: Vec<&Trained> = models.iter().collect();
     let signatures = query_signatures(solver);
     let mut w = std::io::BufWriter::new(std::fs::File::create(&cache).with_context(|| format!("creating {}", cache.display()))?);
     for case in cases {
         let cfg = BeamConfig { k, signatures: Some(signatures.clone()), ..Default::default() };
-        let beams: Vec<Beam> = lexlog_parser::sentences::decode_case(&t, &case.text, &case.question, &cfg)?
+        let beams: Vec<Beam> = lexlog_parser::sentences::decode_ensemble(&models, &case.text, &case.question, &cfg)?
             .into_iter()
             .map(|b| Beam { text: b.text, logprob: b.logprob })
             .collect();
@@ -57,6 +68,21 @@ pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str, solver:
         out.insert(case.id.clone(), beams);
     }
     Ok(out)
+}
+
+/// The model in `model_dir`, then those in `ensemble`, on the best device.
+pub fn load_models(model_dir: &Path, ensemble: &[PathBuf]) -> Result<Vec<Trained>> {
+    let device = lexlog_parser::device::best_device();
+    let minilm = lexlog_parser::source::minilm_dir()?;
+    std::iter::once(model_dir)
+        .chain(ensemble.iter().map(PathBuf::as_path))
+        .map(|dir| Trained::load(dir, &minilm, device).with_context(|| format!("loading the model in {}", dir.display())))
+        .collect()
+}
+
+/// FNV-1a of a byte stream: short, stable cache keys.
+pub fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
 }
 
 /// The gold IR as the only beam (the gold-facts row).

@@ -59,16 +59,69 @@ fn tokens_of(actions: &[i64], vocab: &Vocab, mentions: &[Mention]) -> Option<Vec
     vocab.decode(&acts, mentions)
 }
 
+/// One model of an ensemble as the search sees it: the model, the case as
+/// it encoded it, and its vocabulary.
+#[derive(Clone, Copy)]
+pub struct Member<'a> {
+    pub model: &'a Seq2Seq,
+    pub enc: &'a Encoded,
+    pub vocab: &'a Vocab,
+}
+
+/// How the first member's actions read in another member's: the column
+/// of each of them in the member's scores (its last column, set to -inf,
+/// for a token it lacks), and the action fed back to it (UNK then).
+struct ActionMap {
+    columns: Tensor,
+    fed: Vec<i64>,
+    vocab: i64,
+}
+
+impl ActionMap {
+    fn new(lead: &Vocab, member: &Vocab, n_mentions: i64, device: tch::Device) -> ActionMap {
+        let (v, missing) = (member.len() as i64, member.len() as i64 + n_mentions);
+        let ids: Vec<Option<i64>> = lead.tokens.iter().map(|t| member.id(t).map(i64::from)).collect();
+        let columns: Vec<i64> = ids.iter().map(|id| id.unwrap_or(missing)).chain((0..n_mentions).map(|m| v + m)).collect();
+        let fed = ids.iter().map(|id| id.unwrap_or(UNK as i64)).collect();
+        ActionMap { columns: Tensor::from_slice(&columns).to(device), fed, vocab: v }
+    }
+
+    /// The member's scores in the first member's action order.
+    fn scores(&self, logp: &Tensor) -> Tensor {
+        let n = logp.size()[0];
+        let pad = Tensor::full([n, 1], f64::NEG_INFINITY, (logp.kind(), logp.device()));
+        Tensor::cat(&[logp, &pad], 1).index_select(1, &self.columns)
+    }
+
+    /// The member's own id for the first member's action `a`.
+    fn feed(&self, a: i64) -> i64 {
+        let lead = self.fed.len() as i64;
+        if a < lead { self.fed[a as usize] } else { self.vocab + a - lead }
+    }
+}
+
 /// The k best readable beams for one encoded case (`enc` of batch 1),
 /// decoded incrementally (cached keys and values), beams in one batch.
 pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Mention], cfg: BeamConfig) -> Vec<Beam> {
+    ensemble_search(&[Member { model, enc, vocab }], mentions, cfg)
+}
+
+/// [`beam_search`] over several models at once: each next action's
+/// probability is the mean of the members' (the first member's vocabulary
+/// names the actions; a token only another member knows is never chosen).
+/// One member gives exactly [`beam_search`]'s beams.
+pub fn ensemble_search(members: &[Member], mentions: &[Mention], cfg: BeamConfig) -> Vec<Beam> {
+    let Some(lead) = members.first() else { return Vec::new() };
+    let (model, enc, vocab) = (lead.model, lead.enc, lead.vocab);
     let device = enc.states.device();
     let n_mentions = mentions.len() as i64;
     let v = vocab.len() as i64;
+    let maps: Vec<ActionMap> = members[1..].iter().map(|m| ActionMap::new(vocab, m.vocab, n_mentions, device)).collect();
     let score = |lp: f64, len: usize| normalized(lp, len, cfg.length_alpha);
     // Live hypotheses: actions (after BOS), tokens, log-probability.
     let mut live: Vec<(Vec<i64>, Vec<Token>, f64)> = vec![(vec![], vec![], 0.0)];
     let mut state = model.start(enc, 1);
+    let mut others: Vec<_> = members[1..].iter().map(|m| m.model.start(m.enc, 1)).collect();
     let mut last: Vec<i64> = vec![BOS as i64];
     let mut done: Vec<Beam> = Vec::new();
     tch::no_grad(|| {
@@ -76,7 +129,15 @@ pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Me
             if live.is_empty() {
                 break;
             }
-            let logp = model.step(&mut state, &Tensor::from_slice(&last).to(device));
+            let mut logp = model.step(&mut state, &Tensor::from_slice(&last).to(device));
+            if !maps.is_empty() {
+                let mut all = vec![logp];
+                for ((m, map), st) in members[1..].iter().zip(&maps).zip(&mut others) {
+                    let fed: Vec<i64> = last.iter().map(|&a| map.feed(a)).collect();
+                    all.push(map.scores(&m.model.step(st, &Tensor::from_slice(&fed).to(device))));
+                }
+                logp = Tensor::stack(&all, 0).logsumexp([0], false) - (all.len() as f64).ln();
+            }
             let width = logp.size()[1] as usize;
             let logp: Vec<f64> = Vec::<f64>::try_from(logp.to_kind(Kind::Double).flatten(0, -1)).unwrap_or_default();
             let mut cands: Vec<(f64, usize, i64, Token)> = Vec::new();
@@ -123,7 +184,11 @@ pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Me
                 break;
             }
             let parents: Vec<i64> = cands.iter().map(|c| c.1 as i64).collect();
-            state.reorder(&Tensor::from_slice(&parents).to(device));
+            let parents = Tensor::from_slice(&parents).to(device);
+            state.reorder(&parents);
+            for st in &mut others {
+                st.reorder(&parents);
+            }
             last = cands.iter().map(|c| c.2).collect();
             live = cands
                 .into_iter()

@@ -4,7 +4,7 @@
 //! joining entailment cases, so a model that parses one sentence at a time,
 //! reading the whole text for context, sees shorter, more regular targets.
 
-use crate::decode::{beam_search, normalized, Beam, BeamConfig};
+use crate::decode::{ensemble_search, normalized, Beam, BeamConfig, Member};
 use crate::example::{source_text, Example};
 use crate::grammar::Part;
 use crate::mentions::{extract, Mention, QUESTION_MARKER};
@@ -97,11 +97,11 @@ fn combine(units: &[Vec<Beam>], query: &[Beam], k: usize, length_alpha: f64) -> 
     out
 }
 
-/// The k best readings of a case by a model trained on sentence units:
+/// The k best readings of a case by models trained on sentence units:
 /// each sentence's facts and the question's query decoded apart, then
 /// combined.
-pub fn decode_by_sentence(t: &Trained, text: &str, question: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
-    let decode = |source: String, part: Part| decode_source(t, &source, &BeamConfig { part, ..cfg.clone() });
+fn decode_by_sentence(ts: &[&Trained], text: &str, question: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
+    let decode = |source: String, part: Part| decode_source(ts, &source, &BeamConfig { part, ..cfg.clone() });
     let mut units = Vec::new();
     for &(s, e) in &split(text) {
         units.push(decode(sentence_source(text, &text[s..e]), Part::Facts)?);
@@ -112,18 +112,34 @@ pub fn decode_by_sentence(t: &Trained, text: &str, question: &str, cfg: &BeamCon
 
 /// The k best readings of a case, whatever unit the model was trained on.
 pub fn decode_case(t: &Trained, text: &str, question: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
-    match t.meta.train.unit {
-        crate::config::Unit::Sentence => decode_by_sentence(t, text, question, cfg),
-        crate::config::Unit::Case => decode_source(t, &source_text(text, question), cfg),
+    decode_ensemble(&[t], text, question, cfg)
+}
+
+/// The k best readings of a case by an ensemble (the mean of its models'
+/// probabilities at every step), all trained on the same unit.
+pub fn decode_ensemble(ts: &[&Trained], text: &str, question: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
+    let Some(lead) = ts.first() else { return Err(ParserError::Config("an ensemble of no models".into())) };
+    let unit = lead.meta.train.unit;
+    if ts.iter().any(|t| t.meta.train.unit != unit) {
+        return Err(ParserError::Config("an ensemble's models must share their training unit (sentence or case)".into()));
+    }
+    match unit {
+        crate::config::Unit::Sentence => decode_by_sentence(ts, text, question, cfg),
+        crate::config::Unit::Case => decode_source(ts, &source_text(text, question), cfg),
     }
 }
 
-/// The beams for one source text: its mentions, encoded, searched.
-fn decode_source(t: &Trained, source: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
+/// The beams for one source text: its mentions, encoded by each model,
+/// searched.
+fn decode_source(ts: &[&Trained], source: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
     let mentions = extract(source);
-    let src = t.tokenizer.encode(source, &mentions)?;
-    let enc = tch::no_grad(|| t.model.encode(&[&src], t.device, false));
-    Ok(beam_search(&t.model, &enc, &t.vocab, &mentions, cfg.clone()))
+    let mut encoded = Vec::new();
+    for t in ts {
+        let src = t.tokenizer.encode(source, &mentions)?;
+        encoded.push(tch::no_grad(|| t.model.encode(&[&src], t.device, false)));
+    }
+    let members: Vec<Member> = ts.iter().zip(&encoded).map(|(t, enc)| Member { model: &t.model, enc, vocab: &t.vocab }).collect();
+    Ok(ensemble_search(&members, &mentions, cfg.clone()))
 }
 
 /// The sentences of a text, as byte ranges: a sentence ends at `.`, `?` or

@@ -220,6 +220,11 @@ impl Vocab {
         self.index = self.tokens.iter().enumerate().map(|(i, t)| (t.clone(), i as u32)).collect();
     }
 
+    /// The id of a token, as `tokens` spells it.
+    pub fn id(&self, token: &str) -> Option<u32> {
+        self.index.get(token).copied()
+    }
+
     pub fn len(&self) -> usize {
         self.tokens.len()
     }

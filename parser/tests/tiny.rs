@@ -4,7 +4,7 @@
 
 use lexlog_data::{linear, Dataset, Split};
 use lexlog_parser::config::{ModelConfig, TrainConfig};
-use lexlog_parser::decode::{beam_search, BeamConfig};
+use lexlog_parser::decode::{beam_search, ensemble_search, BeamConfig, Member};
 use lexlog_parser::example::Example;
 use lexlog_parser::model::Seq2Seq;
 use lexlog_parser::source::{minilm_dir, SourceTokenizer};
@@ -66,9 +66,42 @@ fn tiny_model_overfits_eight_cases_with_readable_sorted_beams() {
         assert!(scores.windows(2).all(|w| w[0] >= w[1]), "beams not sorted: {scores:?}");
         let gold = linear::parse(&lexlog_parser::target::render(&e.target)).unwrap();
         exact += (beams[0].ir == gold) as usize;
+        ensembles_agree_with_their_members(&t, &dir, &enc, e, &beams);
     }
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(exact, 8, "only {exact} of 8 cases reproduced");
+}
+
+/// The trained model twice over decodes as the model alone, and so does
+/// it with a copy of itself whose vocabulary is in another order (its
+/// embedding and output rows moved to match): actions map by name.
+fn ensembles_agree_with_their_members(t: &Trained, dir: &std::path::Path, enc: &lexlog_parser::model::Encoded, e: &Example, alone: &[lexlog_parser::decode::Beam]) {
+    let cfg = BeamConfig { k: 4, max_len: 200, length_alpha: 0.6, signatures: None, part: Default::default() };
+    let texts = |beams: &[lexlog_parser::decode::Beam]| beams.iter().map(|b| b.text.clone()).collect::<Vec<_>>();
+    let close = |x: &[lexlog_parser::decode::Beam]| x.len() == alone.len() && x.iter().zip(alone).all(|(x, y)| (x.logprob - y.logprob).abs() < 1e-3);
+    let me = Member { model: &t.model, enc, vocab: &t.vocab };
+    let twice = ensemble_search(&[me, me], &e.mentions, cfg.clone());
+    assert!(texts(&twice) == texts(alone) && close(&twice), "{}", e.id);
+
+    // Specials stay first; the rest in reverse.
+    let n = t.vocab.len() as i64;
+    let order: Vec<i64> = (0..4).chain((4..n).rev()).collect();
+    let reordered = Vocab::from_tokens(order.iter().map(|&i| t.vocab.tokens[i as usize].clone()).collect());
+    let mut vs = nn::VarStore::new(Device::Cpu);
+    let copy = Seq2Seq::new(&t.model.cfg, n, t.tokenizer.cls(), t.tokenizer.sep(), &vs.root());
+    lexlog_parser::train::load_weights(&mut vs, &dir.join("model.safetensors")).unwrap();
+    let index = Tensor::from_slice(&order);
+    let mut moved = 0;
+    for (name, mut var) in vs.variables() {
+        if name.ends_with("action_embedding.weight") || name.ends_with("out_vocab.weight") || name.ends_with("out_vocab.bias") {
+            tch::no_grad(|| var.copy_(&var.index_select(0, &index)));
+            moved += 1;
+        }
+    }
+    assert_eq!(moved, 3, "the vocabulary's rows are in other variables now");
+    let copy_enc = tch::no_grad(|| copy.encode(&[&t.tokenizer.encode(&e.source, &e.mentions).unwrap()], Device::Cpu, false));
+    let both = ensemble_search(&[me, Member { model: &copy, enc: &copy_enc, vocab: &reordered }], &e.mentions, cfg);
+    assert!(texts(&both) == texts(alone) && close(&both), "{}: {:?}", e.id, texts(&both));
 }
 
 #[test]
