@@ -23,6 +23,10 @@ pub struct TrainArgs {
     /// set): for measuring how much a result owes to one seed.
     #[arg(long)]
     seed: Option<u64>,
+    /// Train this many epochs instead of the config's (the learning rate
+    /// then decays over them), within the config's time budget.
+    #[arg(long)]
+    epochs: Option<usize>,
 }
 
 pub fn run(args: TrainArgs) -> Result<()> {
@@ -30,6 +34,10 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let mut cfg: TrainConfig = serde_json::from_str(&text).with_context(|| format!("parsing {}", args.config.display()))?;
     if let Some(seed) = args.seed {
         cfg.seed = seed;
+    }
+    if let Some(epochs) = args.epochs {
+        anyhow::ensure!(epochs > 0, "--epochs must be at least 1");
+        cfg.epochs = epochs;
     }
     let data = Dataset::load_default().context("loading SARA")?;
     // The test split is never used for training, augmentation or selection.
