@@ -129,15 +129,13 @@ pub fn decode_ensemble(ts: &[&Trained], text: &str, question: &str, cfg: &BeamCo
     }
 }
 
-/// The beams for one source text: its mentions, encoded by each model,
-/// searched.
+/// The beams for one source text: its mentions, tokenized once (the
+/// models share the MiniLM tokenizer), encoded by each model, searched.
 fn decode_source(ts: &[&Trained], source: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
     let mentions = extract(source);
-    let mut encoded = Vec::new();
-    for t in ts {
-        let src = t.tokenizer.encode(source, &mentions)?;
-        encoded.push(tch::no_grad(|| t.model.encode(&[&src], t.device, false)));
-    }
+    let Some(lead) = ts.first() else { return Ok(Vec::new()) };
+    let src = lead.tokenizer.encode(source, &mentions)?;
+    let encoded: Vec<_> = ts.iter().map(|t| tch::no_grad(|| t.model.encode(&[&src], t.device, false))).collect();
     let members: Vec<Member> = ts.iter().zip(&encoded).map(|(t, enc)| Member { model: &t.model, enc, vocab: &t.vocab }).collect();
     Ok(ensemble_search(&members, &mentions, cfg.clone()))
 }
