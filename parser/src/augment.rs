@@ -1,11 +1,14 @@
 //! Data augmentation from the train split only: consistent substitution of
-//! people's names and of dollar amounts in a case's text and target, so the
-//! parser learns to copy what the text says rather than to remember
-//! SARA's names and numbers; and recombination of cases, one's text then
-//! another's text and question, as SARA's tax cases were written.
+//! people's names, dollar amounts and (optionally) years and dates in a
+//! case's text and target, so the parser learns to copy what the text says
+//! rather than to remember SARA's names, numbers and years; and
+//! recombination of cases, one's text then another's text and question, as
+//! SARA's tax cases were written.
 
 use crate::example::Example;
-use crate::mentions::extract;
+use crate::mentions::{extract, is_year, words, year, MentionKind};
+use chrono::Datelike;
+use std::collections::HashSet;
 use crate::target::{max_event, shift_events, Token};
 use lexlog_data::Value;
 
@@ -43,10 +46,73 @@ fn rename_value(v: &Value, from: &str, to: &str) -> Value {
     }
 }
 
-/// One variant of `e`: the people renamed by `shift`, amounts scaled.
-fn variant(e: &Example, shift: usize, factor: i64) -> Example {
-    let mut source = e.source.clone();
-    let mut target = e.target.clone();
+/// The text and target with every year the text spells moved by `years`
+/// (the years inside its dates too), and alike in the target: those years,
+/// the dates the text gives or a year's first and last days, and the
+/// values a "since" date gives. `None` where that would not stay faithful:
+/// a year-like number the text also gives otherwise ("$2000"), a year or
+/// date in the target that the text does not give, a text or name with a
+/// moved year in it, or a date that does not exist once moved.
+fn shift_years(source: &str, target: &[Token], years: i32) -> Option<(String, Vec<Token>)> {
+    let digits_at = |w: &str| w.find(|c: char| c.is_ascii_digit());
+    let is_dollars = |w: &str| w.starts_with('$') || w.starts_with("US$");
+    let mut moved = HashSet::new();
+    let mut spans = Vec::new();
+    let mut others = HashSet::new();
+    for (s, _, w) in words(source) {
+        let Some(at) = digits_at(w) else { continue };
+        match year(&w[at..]).filter(|_| !is_dollars(w)) {
+            Some(y) => {
+                moved.insert(i64::from(y));
+                spans.push((s + at, y));
+            }
+            None => {
+                let n: String = w.chars().filter(char::is_ascii_digit).collect();
+                others.extend(n.parse::<i64>());
+            }
+        }
+    }
+    if moved.is_empty() || !moved.is_disjoint(&others) {
+        return None;
+    }
+    let mentions = extract(source);
+    let derived: HashSet<i64> = mentions
+        .iter()
+        .filter(|m| m.kind.is_derived())
+        .filter_map(|m| if let Value::Int(n) = m.value { Some(n) } else { None })
+        .collect();
+    let spelled_dates: HashSet<&Value> = mentions.iter().filter(|m| matches!(m.kind, MentionKind::Date) || m.kind.is_calendar()).map(|m| &m.value).collect();
+    let shift_date = |d: chrono::NaiveDate| d.with_year(d.year() + years);
+    let mut new_target = Vec::with_capacity(target.len());
+    for t in target {
+        new_target.push(match t {
+            Token::Value(Value::Int(n)) if moved.contains(n) || derived.contains(n) => Token::Value(Value::Int(n + i64::from(years))),
+            Token::Value(Value::Int(n)) if is_year(*n) => return None,
+            Token::Value(v @ Value::Date(d)) => {
+                if !spelled_dates.contains(v) {
+                    return None;
+                }
+                Token::Value(Value::Date(shift_date(*d)?))
+            }
+            Token::Value(Value::Text(x) | Value::Name(x)) if moved.iter().any(|y| x.contains(&y.to_string())) => return None,
+            other => other.clone(),
+        });
+    }
+    let mut text = source.to_string();
+    // Back to front, so the offsets still to come stay put.
+    for (at, y) in spans.into_iter().rev() {
+        text.replace_range(at..at + 4, &(y + years).to_string());
+    }
+    Some((text, new_target))
+}
+
+/// One variant of `e`: the people renamed by `shift`, amounts scaled,
+/// years moved by `years` where that stays faithful.
+fn variant(e: &Example, shift: usize, factor: i64, years: i32) -> Example {
+    let (mut source, mut target) = match shift_years(&e.source, &e.target, years).filter(|_| years != 0) {
+        Some(moved) => moved,
+        None => (e.source.clone(), e.target.clone()),
+    };
     let people: Vec<String> = ["Alice", "Bob", "Charlie", "Dan", "Dorothy", "Emily", "Fred", "George", "Cameron", "Harold"]
         .iter()
         .filter(|n| source.contains(*n))
@@ -82,13 +148,15 @@ fn variant(e: &Example, shift: usize, factor: i64) -> Example {
     Example { id: format!("{}~{shift}", e.id), source, mentions, target }
 }
 
-/// The examples and two variants of each.
-pub fn augment(examples: Vec<Example>, seed: u64) -> Vec<Example> {
+/// The examples and two variants of each; with `years`, the variants'
+/// years move too (by 4 or 8 either way, so leap days stay leap days).
+pub fn augment(examples: Vec<Example>, seed: u64, years: bool) -> Vec<Example> {
     let mut out = Vec::with_capacity(examples.len() * 3);
     for (i, e) in examples.iter().enumerate() {
         let s = (seed as usize).wrapping_add(i);
-        out.push(variant(e, s % 7 + 1, 87 + (s % 5) as i64 * 6));
-        out.push(variant(e, s % 5 + 8, 113 + (s % 3) as i64 * 4));
+        let (first, second) = if !years { (0, 0) } else if s % 2 == 0 { (4, -8) } else { (-4, 8) };
+        out.push(variant(e, s % 7 + 1, 87 + (s % 5) as i64 * 6, first));
+        out.push(variant(e, s % 5 + 8, 113 + (s % 3) as i64 * 4, second));
     }
     out.extend(examples);
     out
@@ -138,12 +206,35 @@ mod tests {
     fn names_and_amounts_change_together() {
         let source = "Alice paid $1200 to Bob.".to_string();
         let e = Example { id: "x".into(), mentions: extract(&source), source, target: lex("payment e1 agent=alice patient=bob amount=1200\n") };
-        let v = variant(&e, 1, 150);
+        let v = variant(&e, 1, 150, 0);
         assert!(!v.source.contains("Alice") && v.source.contains("$1800"), "{}", v.source);
         let names: Vec<&Token> = v.target.iter().filter(|t| matches!(t, Token::Value(Value::Name(_)))).collect();
         assert_eq!(names.len(), 2);
         assert!(v.target.contains(&Token::Value(Value::Int(1800))));
         assert_copyable(&v);
+    }
+
+    #[test]
+    fn years_move_with_their_dates_and_series() {
+        let source = crate::example::source_text(
+            "Alice married Bob on Feb 29th, 1992. Alice has maintained a home since September 16th, 2017.",
+            "Does section 2 apply to Alice in 2018?",
+        );
+        let target = lex("marriage e1 agent=alice agent=bob start=1992-02-29\npayment e2 agent=alice start=2017-09-16 end=2017-12-31\nfor Y in 2018..2117 {\n  payment e3_{Y} agent=alice start=first_day(Y) end=last_day(Y)\n}\nquery s2 alice _ 2018\n");
+        let e = Example { id: "x".into(), mentions: extract(&source), source, target };
+        let v = variant(&e, 1, 100, 4);
+        assert!(v.source.contains("Feb 29th, 1996") && v.source.contains("September 16th, 2021") && v.source.contains("in 2022?"), "{}", v.source);
+        let text = crate::target::render(&v.target);
+        for moved in ["1996-02-29", "2021-09-16", "2021-12-31", "2022 .. 2121", "s2 victor _ 2022"] {
+            assert!(text.contains(moved), "{moved} missing from {text}");
+        }
+        assert_copyable(&v);
+        // A leap day that does not exist once moved, and a year-like amount,
+        // keep the years as they are.
+        assert!(shift_years(&e.source, &e.target, 1).is_none());
+        let source = "Alice paid $2017 in 2017.".to_string();
+        let target = lex("payment e1 agent=alice amount=2017 start=2017-12-31\n");
+        assert!(shift_years(&source, &target, 4).is_none());
     }
 
     fn assert_copyable(e: &Example) {

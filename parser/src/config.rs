@@ -105,6 +105,10 @@ pub struct TrainConfig {
     pub patience: usize,
     /// Augment the train set by consistent substitution of names, amounts.
     pub augment: bool,
+    /// The augmented copies also move every year the text spells (and its
+    /// dates) by a few years, alike in text and target.
+    #[serde(default)]
+    pub augment_years: bool,
     /// Add this many recombinations (one case's text, then another's text
     /// and question) per short train case.
     #[serde(default)]

@@ -121,14 +121,14 @@ pub fn is_year(n: i64) -> bool {
     (1800..2200).contains(&n)
 }
 
-fn year(word: &str) -> Option<i32> {
+pub(crate) fn year(word: &str) -> Option<i32> {
     let w = word.trim_end_matches(|c: char| matches!(c, ',' | '.' | ';' | ':' | ')' | '?' | '!'));
     (w.len() == 4).then(|| w.parse().ok()).flatten().filter(|y: &i32| is_year(i64::from(*y)))
 }
 
 /// Words of `text` with byte offsets; a word keeps trailing punctuation so
 /// date patterns can see commas.
-fn words(text: &str) -> Vec<(usize, usize, &str)> {
+pub(crate) fn words(text: &str) -> Vec<(usize, usize, &str)> {
     let mut out = Vec::new();
     let mut start = None;
     for (i, c) in text.char_indices() {

@@ -35,6 +35,7 @@ fn tiny_config() -> TrainConfig {
         dev_fraction: 0.0,
         patience: 1000,
         augment: false,
+        augment_years: false,
         recombine: 0,
         eval_every: 50,
         max_seconds: None,
