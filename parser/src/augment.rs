@@ -6,7 +6,7 @@
 //! SARA's tax cases were written.
 
 use crate::example::Example;
-use crate::mentions::{extract, is_year, words, year, MentionKind};
+use crate::mentions::{extract, is_year, words, year};
 use chrono::Datelike;
 use std::collections::HashSet;
 use crate::target::{max_event, shift_events, Token};
@@ -81,7 +81,8 @@ fn shift_years(source: &str, target: &[Token], years: i32) -> Option<(String, Ve
         .filter(|m| m.kind.is_derived())
         .filter_map(|m| if let Value::Int(n) = m.value { Some(n) } else { None })
         .collect();
-    let spelled_dates: HashSet<&Value> = mentions.iter().filter(|m| matches!(m.kind, MentionKind::Date) || m.kind.is_calendar()).map(|m| &m.value).collect();
+    // A date the text gives, or the first or last day of a year it gives.
+    let given_dates: HashSet<&Value> = mentions.iter().map(|m| &m.value).filter(|v| matches!(v, Value::Date(_))).collect();
     let shift_date = |d: chrono::NaiveDate| d.with_year(d.year() + years);
     let mut new_target = Vec::with_capacity(target.len());
     for t in target {
@@ -89,7 +90,7 @@ fn shift_years(source: &str, target: &[Token], years: i32) -> Option<(String, Ve
             Token::Value(Value::Int(n)) if moved.contains(n) || derived.contains(n) => Token::Value(Value::Int(n + i64::from(years))),
             Token::Value(Value::Int(n)) if is_year(*n) => return None,
             Token::Value(v @ Value::Date(d)) => {
-                if !spelled_dates.contains(v) {
+                if !given_dates.contains(v) {
                     return None;
                 }
                 Token::Value(Value::Date(shift_date(*d)?))
@@ -109,10 +110,8 @@ fn shift_years(source: &str, target: &[Token], years: i32) -> Option<(String, Ve
 /// One variant of `e`: the people renamed by `shift`, amounts scaled,
 /// years moved by `years` where that stays faithful.
 fn variant(e: &Example, shift: usize, factor: i64, years: i32) -> Example {
-    let (mut source, mut target) = match shift_years(&e.source, &e.target, years).filter(|_| years != 0) {
-        Some(moved) => moved,
-        None => (e.source.clone(), e.target.clone()),
-    };
+    let moved = if years == 0 { None } else { shift_years(&e.source, &e.target, years) };
+    let (mut source, mut target) = moved.unwrap_or_else(|| (e.source.clone(), e.target.clone()));
     let people: Vec<String> = ["Alice", "Bob", "Charlie", "Dan", "Dorothy", "Emily", "Fred", "George", "Cameron", "Harold"]
         .iter()
         .filter(|n| source.contains(*n))
