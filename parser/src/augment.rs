@@ -6,7 +6,7 @@
 //! SARA's tax cases were written.
 
 use crate::example::Example;
-use crate::mentions::{extract, is_year, words, year};
+use crate::mentions::{extract, is_year, spelled_year, words};
 use chrono::Datelike;
 use std::collections::HashSet;
 use crate::target::{max_event, shift_events, Token};
@@ -53,16 +53,13 @@ fn rename_value(v: &Value, from: &str, to: &str) -> Value {
 /// a year-like number the text also gives otherwise ("$2000"), a year or
 /// date in the target that the text does not give, a text or name with a
 /// moved year in it, or a date that does not exist once moved.
-fn shift_years(source: &str, target: &[Token], years: i32) -> Option<(String, Vec<Token>)> {
-    let digits_at = |w: &str| w.find(|c: char| c.is_ascii_digit());
-    let is_dollars = |w: &str| w.starts_with('$') || w.starts_with("US$");
+fn shift_years(e: &Example, years: i32) -> Option<(String, Vec<Token>)> {
     let mut moved = HashSet::new();
     let mut spans = Vec::new();
     let mut others = HashSet::new();
-    for (s, _, w) in words(source) {
-        let Some(at) = digits_at(w) else { continue };
-        match year(&w[at..]).filter(|_| !is_dollars(w)) {
-            Some(y) => {
+    for (s, _, w) in words(&e.source) {
+        match spelled_year(w) {
+            Some((at, y)) => {
                 moved.insert(i64::from(y));
                 spans.push((s + at, y));
             }
@@ -75,17 +72,17 @@ fn shift_years(source: &str, target: &[Token], years: i32) -> Option<(String, Ve
     if moved.is_empty() || !moved.is_disjoint(&others) {
         return None;
     }
-    let mentions = extract(source);
-    let derived: HashSet<i64> = mentions
+    let derived: HashSet<i64> = e
+        .mentions
         .iter()
         .filter(|m| m.kind.is_derived())
         .filter_map(|m| if let Value::Int(n) = m.value { Some(n) } else { None })
         .collect();
     // A date the text gives, or the first or last day of a year it gives.
-    let given_dates: HashSet<&Value> = mentions.iter().map(|m| &m.value).filter(|v| matches!(v, Value::Date(_))).collect();
+    let given_dates: HashSet<&Value> = e.mentions.iter().map(|m| &m.value).filter(|v| matches!(v, Value::Date(_))).collect();
     let shift_date = |d: chrono::NaiveDate| d.with_year(d.year() + years);
-    let mut new_target = Vec::with_capacity(target.len());
-    for t in target {
+    let mut new_target = Vec::with_capacity(e.target.len());
+    for t in &e.target {
         new_target.push(match t {
             Token::Value(Value::Int(n)) if moved.contains(n) || derived.contains(n) => Token::Value(Value::Int(n + i64::from(years))),
             Token::Value(Value::Int(n)) if is_year(*n) => return None,
@@ -99,7 +96,7 @@ fn shift_years(source: &str, target: &[Token], years: i32) -> Option<(String, Ve
             other => other.clone(),
         });
     }
-    let mut text = source.to_string();
+    let mut text = e.source.clone();
     // Back to front, so the offsets still to come stay put.
     for (at, y) in spans.into_iter().rev() {
         text.replace_range(at..at + 4, &(y + years).to_string());
@@ -110,7 +107,7 @@ fn shift_years(source: &str, target: &[Token], years: i32) -> Option<(String, Ve
 /// One variant of `e`: the people renamed by `shift`, amounts scaled,
 /// years moved by `years` where that stays faithful.
 fn variant(e: &Example, shift: usize, factor: i64, years: i32) -> Example {
-    let moved = if years == 0 { None } else { shift_years(&e.source, &e.target, years) };
+    let moved = if years == 0 { None } else { shift_years(e, years) };
     let (mut source, mut target) = moved.unwrap_or_else(|| (e.source.clone(), e.target.clone()));
     let people: Vec<String> = ["Alice", "Bob", "Charlie", "Dan", "Dorothy", "Emily", "Fred", "George", "Cameron", "Harold"]
         .iter()
@@ -230,10 +227,10 @@ mod tests {
         assert_copyable(&v);
         // A leap day that does not exist once moved, and a year-like amount,
         // keep the years as they are.
-        assert!(shift_years(&e.source, &e.target, 1).is_none());
+        assert!(shift_years(&e, 1).is_none());
         let source = "Alice paid $2017 in 2017.".to_string();
-        let target = lex("payment e1 agent=alice amount=2017 start=2017-12-31\n");
-        assert!(shift_years(&source, &target, 4).is_none());
+        let paid = Example { id: "y".into(), mentions: extract(&source), source, target: lex("payment e1 agent=alice amount=2017 start=2017-12-31\n") };
+        assert!(shift_years(&paid, 4).is_none());
     }
 
     fn assert_copyable(e: &Example) {

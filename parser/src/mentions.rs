@@ -121,9 +121,17 @@ pub fn is_year(n: i64) -> bool {
     (1800..2200).contains(&n)
 }
 
-pub(crate) fn year(word: &str) -> Option<i32> {
+fn year(word: &str) -> Option<i32> {
     let w = word.trim_end_matches(|c: char| matches!(c, ',' | '.' | ';' | ':' | ')' | '?' | '!'));
     (w.len() == 4).then(|| w.parse().ok()).flatten().filter(|y: &i32| is_year(i64::from(*y)))
+}
+
+/// The year a word spells, with the byte offset of its digits: "2017,"
+/// and "(2017)" spell one, "$2017" is an amount.
+pub(crate) fn spelled_year(word: &str) -> Option<(usize, i32)> {
+    let at = word.find(|c: char| c.is_ascii_digit())?;
+    let dollars = word.starts_with('$') || word.starts_with("US$");
+    year(&word[at..]).filter(|_| !dollars).map(|y| (at, y))
 }
 
 /// Words of `text` with byte offsets; a word keeps trailing punctuation so
@@ -243,8 +251,7 @@ pub fn extract(text: &str) -> Vec<Mention> {
                 }
             }
         }
-        let dollars = w.starts_with('$') || w.starts_with("US$");
-        if let Some(y) = year(w.trim_start_matches(|c: char| !c.is_ascii_digit())).filter(|_| !dollars) {
+        if let Some((_, y)) = spelled_year(w) {
             push(Value::Int(y as i64), s, e, MentionKind::Year);
             for (m, d, kind) in [(1, 1, MentionKind::YearFirstDay), (12, 31, MentionKind::YearLastDay)] {
                 if let Some(date) = NaiveDate::from_ymd_opt(y, m, d) {
