@@ -17,6 +17,16 @@ pub enum ParserCommand {
         /// The case's id (its file name without `.pl`).
         case: String,
     },
+    /// How sure a trained model is of a case's gold units: each unit's
+    /// teacher-forced log-probability, and every gold token it gives less
+    /// than half its mass, with the action it prefers there.
+    Score {
+        /// The case's id.
+        case: String,
+        /// A model directory written by `lexlog train`.
+        #[arg(long)]
+        model: std::path::PathBuf,
+    },
 }
 
 /// Every subsection id of the statutes: the predicates a query may ask.
@@ -72,6 +82,21 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
             let said = sentences.chain([case.question.as_str()]);
             for (unit, said) in lexlog_parser::sentences::units(&[Example::from_case(case)]).iter().zip(said) {
                 println!("# {}: {said}\n{}", unit.id, lexlog_parser::target::render(&unit.target));
+            }
+        }
+        ParserCommand::Score { case, model } => {
+            let case = data.case(&case).with_context(|| format!("no case {case:?} in SARA"))?;
+            let trained = crate::joint::load_models(&model, &[])?.remove(0);
+            let examples = [Example::from_case(case)];
+            let units = lexlog_parser::sentences::units_for(&examples, trained.meta.train.unit);
+            for unit in &units {
+                let scored = trained.score(unit)?;
+                let total: f64 = scored.iter().map(|s| s.logprob).sum();
+                println!("# {}: log-probability {total:.3} over {} actions", unit.id, scored.len());
+                for (i, s) in scored.iter().enumerate().filter(|(_, s)| s.logprob < 0.5f64.ln()) {
+                    let before: Vec<&str> = scored[i.saturating_sub(6)..i].iter().map(|s| s.gold.as_str()).collect();
+                    println!("  after {:?}: gold {} p={:.3}; prefers {} p={:.3}", before.join(" "), s.gold, s.logprob.exp(), s.best, s.best_logprob.exp());
+                }
             }
         }
     }

@@ -141,7 +141,7 @@ fn variant(e: &Example, shift: usize, factor: i64, years: i32) -> Example {
         }
     }
     let mentions = extract(&source);
-    Example { id: format!("{}~{shift}", e.id), source, mentions, target }
+    Example { id: format!("{}~{shift}", e.id), source, mentions, target, focus: None }
 }
 
 /// The examples and two variants of each; with `years`, the variants'
@@ -170,7 +170,7 @@ pub fn combine(first: &Example, second: &Example) -> Example {
     let mut target = first.target[..query].to_vec();
     target.extend(shift_events(&second.target, shift));
     let mentions = extract(&source);
-    Example { id: format!("{}+{}", first.id, second.id), source, mentions, target }
+    Example { id: format!("{}+{}", first.id, second.id), source, mentions, target, focus: None }
 }
 
 /// `per_case` recombinations for each short example (the entailment
@@ -201,7 +201,7 @@ mod tests {
     #[test]
     fn names_and_amounts_change_together() {
         let source = "Alice paid $1200 to Bob.".to_string();
-        let e = Example { id: "x".into(), mentions: extract(&source), source, target: lex("payment e1 agent=alice patient=bob amount=1200\n") };
+        let e = Example { id: "x".into(), mentions: extract(&source), source, target: lex("payment e1 agent=alice patient=bob amount=1200\n"), focus: None };
         let v = variant(&e, 1, 150, 0);
         assert!(!v.source.contains("Alice") && v.source.contains("$1800"), "{}", v.source);
         let names: Vec<&Token> = v.target.iter().filter(|t| matches!(t, Token::Value(Value::Name(_)))).collect();
@@ -217,7 +217,7 @@ mod tests {
             "Does section 2 apply to Alice in 2018?",
         );
         let target = lex("marriage e1 agent=alice agent=bob start=1992-02-29\npayment e2 agent=alice start=2017-09-16 end=2017-12-31\nfor Y in 2018..2117 {\n  payment e3_{Y} agent=alice start=first_day(Y) end=last_day(Y)\n}\nquery s2 alice _ 2018\n");
-        let e = Example { id: "x".into(), mentions: extract(&source), source, target };
+        let e = Example { id: "x".into(), mentions: extract(&source), source, target, focus: None };
         let v = variant(&e, 1, 100, 4);
         assert!(v.source.contains("Feb 29th, 1996") && v.source.contains("September 16th, 2021") && v.source.contains("in 2022?"), "{}", v.source);
         let text = crate::target::render(&v.target);
@@ -229,7 +229,7 @@ mod tests {
         // keep the years as they are.
         assert!(shift_years(&e, 1).is_none());
         let source = "Alice paid $2017 in 2017.".to_string();
-        let paid = Example { id: "y".into(), mentions: extract(&source), source, target: lex("payment e1 agent=alice amount=2017 start=2017-12-31\n") };
+        let paid = Example { id: "y".into(), mentions: extract(&source), source, target: lex("payment e1 agent=alice amount=2017 start=2017-12-31\n"), focus: None };
         assert!(shift_years(&paid, 4).is_none());
     }
 
@@ -245,7 +245,7 @@ mod tests {
     fn combined_cases_stay_canonical_and_copyable() {
         let example = |text: &str, question: &str, target: &str| {
             let source = crate::example::source_text(text, question);
-            Example { id: text.into(), mentions: extract(&source), source, target: lex(target) }
+            Example { id: text.into(), mentions: extract(&source), source, target: lex(target), focus: None }
         };
         let a = example("Alice married Bob on Feb 3rd, 1992.", "Is Alice married?", "marriage e1 agent=alice agent=bob start=1992-02-03\nquery s7703 alice _ 1992\n");
         let b = example("Bob paid $1200 to Alice in 2017.", "Section 63 applies to Bob.", "payment e1 agent=bob patient=alice amount=1200 start=2017-12-31\nquery s63 bob _ _\n");

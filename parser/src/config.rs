@@ -27,6 +27,10 @@ pub struct ModelConfig {
     pub dropout: f64,
     /// Initialise the encoder from the MiniLM weights (else at random).
     pub pretrained: bool,
+    /// Whether the decoder reads a mark on the tokens of the unit's own
+    /// sentence ([`Unit::MarkedSentence`]).
+    #[serde(default)]
+    pub focus: bool,
 }
 
 impl ModelConfig {
@@ -48,6 +52,7 @@ impl ModelConfig {
             max_target: 512,
             dropout: 0.0,
             pretrained: false,
+            focus: false,
         }
     }
 
@@ -69,6 +74,7 @@ impl ModelConfig {
             max_target: 512,
             dropout: 0.1,
             pretrained: true,
+            focus: false,
         }
     }
 
@@ -122,6 +128,22 @@ pub struct TrainConfig {
     /// the question (query) at a time.
     #[serde(default)]
     pub unit: Unit,
+    /// Which dev figure keeps a checkpoint and stops training early.
+    #[serde(default)]
+    pub select: Select,
+}
+
+/// The dev figure that selects the checkpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Select {
+    /// The teacher-forced loss (lower is better).
+    #[default]
+    DevLoss,
+    /// The teacher-forced next-action accuracy (higher is better): what
+    /// decoding depends on, where the loss also punishes a few confident
+    /// errors.
+    DevAccuracy,
 }
 
 /// The span of text one decoder output covers.
@@ -133,10 +155,24 @@ pub enum Unit {
     /// Each sentence's facts apart (reading the whole text), then the query
     /// ([`crate::sentences`]).
     Sentence,
+    /// As `Sentence`, but the text and question are encoded once per case
+    /// and each unit marks its sentence (or the question) in them: a
+    /// learned embedding on its tokens, its mentions flagged.
+    MarkedSentence,
+}
+
+impl Unit {
+    /// Whether outputs cover one sentence (or the question) at a time.
+    pub fn by_sentence(self) -> bool {
+        matches!(self, Unit::Sentence | Unit::MarkedSentence)
+    }
 }
 
 impl TrainConfig {
     pub fn model_config(&self) -> Option<ModelConfig> {
-        self.model.clone().or_else(|| self.preset.as_deref().and_then(ModelConfig::preset))
+        self.model
+            .clone()
+            .or_else(|| self.preset.as_deref().and_then(ModelConfig::preset))
+            .map(|m| ModelConfig { focus: self.unit == Unit::MarkedSentence, ..m })
     }
 }

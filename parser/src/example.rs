@@ -12,6 +12,9 @@ pub struct Example {
     pub source: String,
     pub mentions: Vec<Mention>,
     pub target: Vec<Token>,
+    /// The byte range of `source` this example's output covers, where the
+    /// source is shared by several outputs ([`crate::config::Unit::MarkedSentence`]).
+    pub focus: Option<(usize, usize)>,
 }
 
 /// The parser's input for a case: its text, then its question.
@@ -24,6 +27,6 @@ impl Example {
         let source = source_text(&case.text, &case.question);
         let mentions = extract(&source);
         let target = lex(&linear::print(&linear::canonical_ids(&case.ir)));
-        Example { id: case.id.clone(), source, mentions, target }
+        Example { id: case.id.clone(), source, mentions, target, focus: None }
     }
 }

@@ -91,6 +91,16 @@ impl Mention {
     }
 }
 
+/// `mentions` with the question flag moved to `focus` (a byte range of
+/// their text): what the marked sentence names is flagged instead.
+pub fn focused(mut mentions: Vec<Mention>, focus: (usize, usize)) -> Vec<Mention> {
+    for m in &mut mentions {
+        let inside = m.spans().any(|(s, e)| s >= focus.0 && e <= focus.1);
+        m.in_question = inside;
+    }
+    mentions
+}
+
 const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
 fn month(word: &str) -> Option<u32> {

@@ -166,6 +166,9 @@ pub struct Seq2Seq {
     layers: Vec<DecoderLayer>,
     out_vocab: nn::Linear,
     out_copy: nn::Linear,
+    /// Added to the encoder states of the unit's own sentence, where the
+    /// config marks it ([`ModelConfig::focus`]).
+    focus: Option<Tensor>,
     cls: i64,
     sep: i64,
 }
@@ -188,39 +191,29 @@ impl Seq2Seq {
             layers: (0..cfg.decoder_layers).map(|i| DecoderLayer::new(cfg, &d / "layer" / i)).collect(),
             out_vocab: nn::linear(&d / "out_vocab", h, vocab_size, Default::default()),
             out_copy: nn::linear(&d / "out_copy", h, h, Default::default()),
+            focus: cfg.focus.then(|| d.var("focus", &[h], nn::Init::Randn { mean: 0.0, stdev: 0.02 })),
             cls: cls as i64,
             sep: sep as i64,
         }
     }
 
     /// Encodes each source in windows of at most 512 positions and pools
-    /// its mentions.
+    /// its mentions. Sources of the same word pieces (a case's marked
+    /// sentences) are encoded once.
     pub fn encode(&self, sources: &[&Source], device: Device, train: bool) -> Encoded {
         let h = self.cfg.encoder.hidden;
         let mut per_case = Vec::new();
         let mut per_mentions = Vec::new();
+        let mut encoded: std::collections::HashMap<&[u32], Tensor> = std::collections::HashMap::new();
         for src in sources {
-            let ids: Vec<i64> = src.ids.iter().map(|&i| i as i64).collect();
-            let windows: Vec<&[i64]> = if ids.is_empty() { vec![&[]] } else { ids.chunks(WINDOW).collect() };
-            let longest = windows.iter().map(|w| w.len()).max().unwrap_or(0) + 2;
-            let mut batch = Vec::new();
-            let mut mask = Vec::new();
-            for w in &windows {
-                let mut row = vec![self.cls];
-                row.extend_from_slice(w);
-                row.push(self.sep);
-                let n = row.len();
-                row.resize(longest, 0);
-                batch.extend(row);
-                mask.extend((0..longest).map(|i| (i < n) as i64));
-            }
-            let nw = windows.len() as i64;
-            let ids_t = Tensor::from_slice(&batch).view([nw, longest as i64]).to(device);
-            let mask_t = Tensor::from_slice(&mask).view([nw, longest as i64]).to(device);
-            let out = self.encoder.forward(&ids_t, &mask_t, train, self.cfg.dropout);
-            // Token states without [CLS]/[SEP], windows concatenated.
-            let parts: Vec<Tensor> = windows.iter().enumerate().map(|(i, w)| out.get(i as i64).narrow(0, 1, w.len().max(1) as i64)).collect();
-            let states = Tensor::cat(&parts, 0);
+            let states = match encoded.get(src.ids.as_slice()) {
+                Some(states) => states.shallow_clone(),
+                None => {
+                    let states = self.encode_ids(&src.ids, device, train);
+                    encoded.insert(&src.ids, states.shallow_clone());
+                    states
+                }
+            };
             let len = states.size()[0];
             let mentions: Vec<Tensor> = src
                 .mention_spans
@@ -246,6 +239,13 @@ impl Seq2Seq {
                 Tensor::stack(&mentions, 0) + self.mention_kind.forward(&features)
             };
             per_mentions.push((mentions, src.mention_spans.len()));
+            let states = match (&self.focus, src.focus) {
+                (Some(mark), Some((a, b))) => {
+                    let marked: Vec<f32> = (0..len).map(|i| ((a as i64) <= i && i < b as i64) as u8 as f32).collect();
+                    states + Tensor::from_slice(&marked).to(device).unsqueeze(1) * mark.unsqueeze(0)
+                }
+                _ => states,
+            };
             per_case.push(states);
         }
         let (states, mask) = pad(&per_case, device);
@@ -255,6 +255,32 @@ impl Seq2Seq {
         let mm: Vec<i64> = per_mentions.iter().flat_map(|(_, n)| (0..max_m).map(move |i| (i < *n as i64) as i64)).collect();
         let mention_mask = Tensor::from_slice(&mm).view([sources.len() as i64, max_m]).to(device);
         Encoded { states, mask, mentions, mention_mask }
+    }
+
+    /// The encoder's states [len, hidden] for word pieces `ids`, read in
+    /// windows of at most 512 positions.
+    fn encode_ids(&self, ids: &[u32], device: Device, train: bool) -> Tensor {
+        let ids: Vec<i64> = ids.iter().map(|&i| i as i64).collect();
+        let windows: Vec<&[i64]> = if ids.is_empty() { vec![&[]] } else { ids.chunks(WINDOW).collect() };
+        let longest = windows.iter().map(|w| w.len()).max().unwrap_or(0) + 2;
+        let mut batch = Vec::new();
+        let mut mask = Vec::new();
+        for w in &windows {
+            let mut row = vec![self.cls];
+            row.extend_from_slice(w);
+            row.push(self.sep);
+            let n = row.len();
+            row.resize(longest, 0);
+            batch.extend(row);
+            mask.extend((0..longest).map(|i| (i < n) as i64));
+        }
+        let nw = windows.len() as i64;
+        let ids_t = Tensor::from_slice(&batch).view([nw, longest as i64]).to(device);
+        let mask_t = Tensor::from_slice(&mask).view([nw, longest as i64]).to(device);
+        let out = self.encoder.forward(&ids_t, &mask_t, train, self.cfg.dropout);
+        // Token states without [CLS]/[SEP], windows concatenated.
+        let parts: Vec<Tensor> = windows.iter().enumerate().map(|(i, w)| out.get(i as i64).narrow(0, 1, w.len().max(1) as i64)).collect();
+        Tensor::cat(&parts, 0)
     }
 
     /// Starts incremental decoding of one encoded case (batch 1) for `n`

@@ -7,11 +7,12 @@
 use crate::decode::{ensemble_search, normalized, Beam, BeamConfig, Member};
 use crate::example::{source_text, Example};
 use crate::grammar::Part;
-use crate::mentions::{extract, Mention, QUESTION_MARKER};
-use crate::target::{lex, max_event, render, shift_events};
+use crate::config::Unit;
+use crate::mentions::{extract, focused, Mention, QUESTION_MARKER};
+use crate::target::{event_number, lex, max_event, render, shift_events, Token};
 use crate::train::Trained;
 use crate::ParserError;
-use lexlog_data::{linear, CaseIr, Domain, Fact, SectionId, Term, Value};
+use lexlog_data::{linear, CaseIr, Domain, Fact, ForEach, SectionId, Term, Value};
 use std::collections::HashSet;
 
 /// What the model reads for one sentence: the whole text, then the
@@ -24,36 +25,141 @@ pub fn sentence_source(text: &str, sentence: &str) -> String {
 /// facts (ids numbered within the sentence), and the question with the
 /// query alone (ids as in the whole case).
 pub fn units(cases: &[Example]) -> Vec<Example> {
+    units_of(cases, false)
+}
+
+/// [`units`] for [`crate::config::Unit::MarkedSentence`]: every unit reads
+/// the case's own source, its sentence (or the question) marked as its
+/// focus.
+pub fn marked_units(cases: &[Example]) -> Vec<Example> {
+    units_of(cases, true)
+}
+
+/// The examples of a unit's kind: [`units`] or [`marked_units`].
+pub fn units_for(cases: &[Example], unit: Unit) -> Vec<Example> {
+    match unit {
+        Unit::Case => cases.to_vec(),
+        Unit::Sentence => units(cases),
+        Unit::MarkedSentence => marked_units(cases),
+    }
+}
+
+/// Where a case's source gives its question, as a byte range.
+fn question_range(text: &str, source: &str) -> (usize, usize) {
+    (text.len() + QUESTION_MARKER.len(), source.len())
+}
+
+fn units_of(cases: &[Example], marked: bool) -> Vec<Example> {
     let mut out = Vec::new();
     for e in cases {
         let Some((text, question)) = e.source.split_once(QUESTION_MARKER) else { continue };
         let Ok(ir) = linear::parse(&render(&e.target)) else { continue };
+        let ir = split_groups(&ir);
         let home = align(text, &ir);
+        let all = if marked { extract(&e.source) } else { Vec::new() };
+        let unit = |id: String, range: (usize, usize), target: Vec<Token>, alone: String| {
+            if marked {
+                Example { id, source: e.source.clone(), mentions: focused(all.clone(), range), target, focus: Some(range) }
+            } else {
+                Example { id, mentions: extract(&alone), source: alone, target, focus: None }
+            }
+        };
+        let earlier = Earlier::new(&ir, &home);
         for (i, &(s, t)) in split(text).iter().enumerate() {
-            let facts: Vec<Fact> = ir.facts.iter().zip(&home).filter(|(_, &h)| h == i).map(|(f, _)| f.clone()).collect();
-            let part = linear::canonical_ids(&CaseIr { facts, query: None });
-            let source = sentence_source(text, &text[s..t]);
-            out.push(Example { id: format!("{}#{i}", e.id), mentions: extract(&source), source, target: lex(&linear::print(&part)) });
+            let facts: Vec<Fact> = ir.facts.iter().zip(&home).filter(|(_, &h)| h == i).map(|(f, _)| earlier.write_references(f, i)).collect();
+            let part = linear::canonical_ids(&CaseIr { facts: merge_groups(facts), query: None });
+            out.push(unit(format!("{}#{i}", e.id), (s, t), lex(&linear::print(&part)), sentence_source(text, &text[s..t])));
         }
         let query = CaseIr { facts: Vec::new(), query: ir.query.clone() };
-        let source = source_text(text, question);
-        out.push(Example { id: format!("{}#query", e.id), mentions: extract(&source), source, target: lex(&linear::print(&query)) });
+        out.push(unit(format!("{}#query", e.id), question_range(text, &e.source), lex(&linear::print(&query)), source_text(text, question)));
     }
     out
 }
 
 /// One case's linear form from its sentences' facts (ids numbered within
-/// each) and its query: ids shifted past the sentences before.
-pub fn join(facts: &[&str], query: &str) -> String {
-    let mut tokens = Vec::new();
+/// each) and its query: ids shifted past the sentences before, and each
+/// `prev_KIND` the last event of that kind the sentences before declare;
+/// `None` if there is none.
+pub fn join(facts: &[&str], query: &str) -> Option<String> {
+    let mut tokens: Vec<Token> = Vec::new();
     let mut offset = 0;
+    let mut last: std::collections::HashMap<String, String> = Default::default();
     for text in facts {
         let own = lex(text);
-        tokens.extend(shift_events(&own, offset));
+        let mut shifted = shift_events(&own, offset);
+        for t in &mut shifted {
+            if let Token::Value(Value::Name(n)) = t {
+                if let Some(kind) = n.strip_prefix(PREVIOUS) {
+                    *t = Token::Sym(last.get(kind)?.clone());
+                }
+            }
+        }
+        for w in shifted.windows(2) {
+            if let [Token::Sym(kind), Token::Sym(id)] = w {
+                if lexlog_data::EventKind::from_name(kind).is_some() && event_number(id).is_some() && !id.ends_with('_') {
+                    last.insert(kind.clone(), id.clone());
+                }
+            }
+        }
+        tokens.extend(shifted);
         offset += max_event(&own);
     }
     tokens.extend(lex(query));
-    render(&tokens)
+    Some(render(&tokens))
+}
+
+/// How a sentence's facts name an event an earlier sentence declares: the
+/// last one of its kind (`patient=prev_marriage`), resolved by [`join`].
+const PREVIOUS: &str = "prev_";
+
+/// The events each sentence declares (by [`align`]'s homes), to tell
+/// which references to an earlier sentence's event `prev_KIND` can make.
+struct Earlier {
+    /// Declared event id -> (kind, sentence, fact index).
+    events: std::collections::HashMap<String, (String, usize, usize)>,
+}
+
+impl Earlier {
+    fn new(ir: &CaseIr, home: &[usize]) -> Earlier {
+        let mut events = std::collections::HashMap::new();
+        for (j, (f, &h)) in ir.facts.iter().zip(home).enumerate() {
+            if let Fact::Event(e) = f {
+                if let (Some(kind), Term::Value(Value::Name(id))) = (e.kind, &e.id) {
+                    events.entry(id.clone()).or_insert((kind.as_str().to_string(), h, j));
+                }
+            }
+        }
+        Earlier { events }
+    }
+
+    /// `prev_KIND` for `id` from sentence `at`, if an earlier sentence
+    /// declares it and no later event of its kind comes between.
+    fn reference(&self, id: &str, at: usize) -> Option<String> {
+        let (kind, h, j) = self.events.get(id)?;
+        let shadowed = self.events.values().any(|(k, h2, j2)| k == kind && *h2 < at && (*h2, *j2) > (*h, *j));
+        (*h < at && !shadowed).then(|| format!("{PREVIOUS}{kind}"))
+    }
+
+    /// `f` (of sentence `at`) with such references written `prev_KIND`.
+    fn write_references(&self, f: &Fact, at: usize) -> Fact {
+        let term = |t: &Term| match t {
+            Term::Value(Value::Name(n)) => self.reference(n, at).map_or_else(|| t.clone(), |r| Term::Value(Value::Name(r))),
+            t => t.clone(),
+        };
+        match f {
+            Fact::Event(e) => {
+                let mut e = e.clone();
+                e.roles = e.roles.iter().map(|(r, t)| (*r, term(t))).collect();
+                Fact::Event(e)
+            }
+            Fact::Assert(a) => {
+                let mut a = a.clone();
+                a.args = a.args.iter().map(term).collect();
+                Fact::Assert(a)
+            }
+            Fact::ForEach(g) => Fact::ForEach(ForEach { body: g.body.iter().map(|b| self.write_references(b, at)).collect(), ..g.clone() }),
+        }
+    }
 }
 
 /// The k best whole-case readings from each unit's beams, best first by
@@ -81,7 +187,8 @@ fn combine(units: &[Vec<Beam>], query: &[Beam], k: usize, length_alpha: f64) -> 
         let texts_chosen: Vec<&str> = choice.iter().zip(&parts).map(|(&i, p)| p[i].text.as_str()).collect();
         let (facts, query) = texts_chosen.split_at(units.len());
         let text = join(facts, query[0]);
-        if let Ok(ir) = linear::parse(&text) {
+        if let Some(Ok(ir)) = text.as_deref().map(linear::parse) {
+            let text = text.unwrap_or_default();
             if texts.insert(text.clone()) {
                 out.push(Beam { actions: Vec::new(), logprob: logprob(&choice), text, ir });
             }
@@ -110,6 +217,28 @@ fn decode_by_sentence(ts: &[&Trained], text: &str, question: &str, cfg: &BeamCon
     Ok(combine(&units, &query, cfg.k, cfg.length_alpha))
 }
 
+/// As [`decode_by_sentence`] for models of marked sentences: each model
+/// encodes the case once, each sentence and the question marked in turn.
+fn decode_marked(ts: &[&Trained], text: &str, question: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
+    let Some(lead) = ts.first() else { return Ok(Vec::new()) };
+    let source = source_text(text, question);
+    let all = extract(&source);
+    let mut parts: Vec<((usize, usize), Part)> = split(text).into_iter().map(|r| (r, Part::Facts)).collect();
+    parts.push((question_range(text, &source), Part::Query));
+    let mentions: Vec<Vec<Mention>> = parts.iter().map(|&(range, _)| focused(all.clone(), range)).collect();
+    let sources = parts.iter().zip(&mentions).map(|(&(range, _), ms)| lead.tokenizer.encode(&source, ms, Some(range))).collect::<Result<Vec<_>, _>>()?;
+    let refs: Vec<&crate::source::Source> = sources.iter().collect();
+    let encoded: Vec<_> = ts.iter().map(|t| tch::no_grad(|| t.model.encode(&refs, t.device, false))).collect();
+    let mut beams = Vec::new();
+    for (i, (&(_, part), ms)) in parts.iter().zip(&mentions).enumerate() {
+        let own: Vec<_> = ts.iter().zip(&encoded).map(|(t, enc)| enc.select(&tch::Tensor::from_slice(&[i as i64]).to(t.device))).collect();
+        let members: Vec<Member> = ts.iter().zip(&own).map(|(t, enc)| Member { model: &t.model, enc, vocab: &t.vocab }).collect();
+        beams.push(ensemble_search(&members, ms, BeamConfig { part, ..cfg.clone() }));
+    }
+    let query = beams.pop().unwrap_or_default();
+    Ok(combine(&beams, &query, cfg.k, cfg.length_alpha))
+}
+
 /// The k best readings of a case, whatever unit the model was trained on.
 pub fn decode_case(t: &Trained, text: &str, question: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
     decode_ensemble(&[t], text, question, cfg)
@@ -124,8 +253,9 @@ pub fn decode_ensemble(ts: &[&Trained], text: &str, question: &str, cfg: &BeamCo
         return Err(ParserError::Config("an ensemble's models must share their training unit (sentence or case)".into()));
     }
     match unit {
-        crate::config::Unit::Sentence => decode_by_sentence(ts, text, question, cfg),
-        crate::config::Unit::Case => decode_source(ts, &source_text(text, question), cfg),
+        Unit::Sentence => decode_by_sentence(ts, text, question, cfg),
+        Unit::MarkedSentence => decode_marked(ts, text, question, cfg),
+        Unit::Case => decode_source(ts, &source_text(text, question), cfg),
     }
 }
 
@@ -134,10 +264,44 @@ pub fn decode_ensemble(ts: &[&Trained], text: &str, question: &str, cfg: &BeamCo
 fn decode_source(ts: &[&Trained], source: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
     let mentions = extract(source);
     let Some(lead) = ts.first() else { return Ok(Vec::new()) };
-    let src = lead.tokenizer.encode(source, &mentions)?;
+    let src = lead.tokenizer.encode(source, &mentions, None)?;
     let encoded: Vec<_> = ts.iter().map(|t| tch::no_grad(|| t.model.encode(&[&src], t.device, false))).collect();
     let members: Vec<Member> = ts.iter().zip(&encoded).map(|(t, enc)| Member { model: &t.model, enc, vocab: &t.vocab }).collect();
     Ok(ensemble_search(&members, &mentions, cfg.clone()))
+}
+
+/// A group's members as groups of their own, so that each aligns with the
+/// sentence that states it: folding joins the facts of one range, though
+/// two sentences give them ("From 2004 to 2019, Bob furnished the costs
+/// ..." and "Charlie was a qualifying child of Bob under section 152(c)
+/// from 2004 to 2019").
+fn split_groups(ir: &CaseIr) -> CaseIr {
+    let facts = ir
+        .facts
+        .iter()
+        .flat_map(|f| match f {
+            Fact::ForEach(g) if g.body.len() > 1 => {
+                g.body.iter().map(|b| Fact::ForEach(ForEach { var: g.var.clone(), domain: g.domain.clone(), body: vec![b.clone()] })).collect()
+            }
+            f => vec![f.clone()],
+        })
+        .collect();
+    CaseIr { facts, query: ir.query.clone() }
+}
+
+/// Adjacent groups of one variable and domain joined back into one.
+fn merge_groups(facts: Vec<Fact>) -> Vec<Fact> {
+    let mut out: Vec<Fact> = Vec::new();
+    for f in facts {
+        if let (Some(Fact::ForEach(last)), Fact::ForEach(g)) = (out.last_mut(), &f) {
+            if last.var == g.var && last.domain == g.domain {
+                last.body.extend(g.body.iter().cloned());
+                continue;
+            }
+        }
+        out.push(f);
+    }
+    out
 }
 
 /// The sentences of a text, as byte ranges: a sentence ends at `.`, `?` or
@@ -215,7 +379,11 @@ fn cued(f: &Fact, words: &[String]) -> bool {
 /// below it ("under section 151(b)" for `s151_b_applies alice 2015`,
 /// "section 151" for `s151 alice 2000 _ _ 2017`).
 fn cites(f: &Fact, cited: &[SectionId]) -> bool {
-    let Fact::Assert(a) = f else { return false };
+    let a = match f {
+        Fact::Assert(a) => a,
+        Fact::ForEach(g) => return g.body.iter().any(|b| cites(b, cited)),
+        Fact::Event(_) => return false,
+    };
     let pred = a.pred.as_str();
     let Some(section) = SectionId::parse(pred.strip_suffix("_applies").unwrap_or(pred)) else { return false };
     cited.iter().any(|c| section.is_within(c) || c.is_within(&section))
@@ -294,17 +462,22 @@ pub fn align(text: &str, ir: &CaseIr) -> Vec<usize> {
             home.entry(id.clone()).or_insert(i);
         }
     }
-    for ((f, (d, x)), slot) in ir.facts.iter().zip(&own).zip(out.iter_mut()) {
+    for ((d, x), slot) in own.iter().zip(out.iter_mut()) {
         if d.is_empty() {
             if let Some(&i) = x.first().and_then(|id| home.get(id)) {
                 *slot = i;
             }
         }
-        // A fact naming an event of another sentence (a payment for an
-        // employment) goes with that event: ids are local to a sentence.
+    }
+    // A fact naming an event of a later sentence goes with that event (ids
+    // are local to a sentence); one of an earlier sentence names it
+    // `prev_KIND`, if no later event of its kind comes between.
+    let earlier = Earlier::new(ir, &out);
+    for ((f, (d, _)), slot) in ir.facts.iter().zip(&own).zip(out.iter_mut()) {
         let mut named = Vec::new();
         referenced(f, &ids, &mut named);
-        if let Some(&i) = named.iter().filter(|id| !d.contains(id)).find_map(|id| home.get(id)) {
+        let elsewhere = named.iter().filter(|id| !d.contains(id)).filter(|id| earlier.reference(id, *slot).is_none());
+        if let Some(&i) = elsewhere.filter_map(|id| home.get(id)).find(|&&i| i != *slot) {
             *slot = i;
         }
     }
@@ -336,12 +509,16 @@ mod tests {
     fn units_split_a_case_and_combine_back() {
         let text = "Alice and Bob got married on Feb 3rd, 1992. Bob paid Alice $300 in 2017.";
         let ir = parse("marriage e1 agent=alice agent=bob start=1992-02-03\npayment e2 agent=bob patient=alice amount=300 start=2017-12-31 purpose=e1\nquery tax alice 2017\n").unwrap();
-        let e = Example { id: "c".into(), source: source_text(text, "Q?"), mentions: Vec::new(), target: lex(&linear::print(&ir)) };
+        let e = Example { id: "c".into(), source: source_text(text, "Q?"), mentions: Vec::new(), target: lex(&linear::print(&ir)), focus: None };
         let u = units(&[e]);
         assert_eq!(u.len(), 3);
-        // The payment refers to the marriage: it goes with it.
-        assert!(render(&u[0].target).contains("payment e2"), "{}", render(&u[0].target));
-        assert!(u[1].target.is_empty(), "{:?}", u[1].target);
+        // The payment stays with its sentence, naming the marriage before.
+        assert_eq!(render(&u[0].target).trim(), "marriage e1 agent = alice agent = bob start = 1992-02-03");
+        assert!(render(&u[1].target).contains("payment e1 agent = bob") && render(&u[1].target).contains("purpose = prev_marriage"), "{}", render(&u[1].target));
+        let joined = join(&[&render(&u[0].target), &render(&u[1].target)], &render(&u[2].target)).unwrap();
+        assert_eq!(linear::parse(&joined).unwrap(), ir);
+        // No marriage before: the reference does not resolve.
+        assert_eq!(join(&[&render(&u[1].target)], &render(&u[2].target)), None);
         assert_eq!(render(&u[2].target).trim(), "query tax alice 2017");
         let beam = |t: &str, lp: f64| Beam { actions: Vec::new(), logprob: lp, text: t.into(), ir: parse(t).unwrap_or_default() };
         let one = vec![beam("marriage e1 agent=alice\n", -0.1), beam("death e1 agent=bob\n", -2.0)];

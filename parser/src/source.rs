@@ -39,6 +39,8 @@ pub struct Source {
     pub mention_spans: Vec<Vec<(usize, usize)>>,
     /// Each mention's [`Mention::feature`].
     pub mention_features: Vec<i64>,
+    /// The tokens of the part the output covers, where it is marked.
+    pub focus: Option<(usize, usize)>,
 }
 
 impl SourceTokenizer {
@@ -59,7 +61,9 @@ impl SourceTokenizer {
         self.sep
     }
 
-    pub fn encode(&self, text: &str, mentions: &[Mention]) -> Result<Source, ParserError> {
+    /// `text` as word pieces, with its mentions' spans and the token range
+    /// of `focus` (a byte range of `text`), if any.
+    pub fn encode(&self, text: &str, mentions: &[Mention], focus: Option<(usize, usize)>) -> Result<Source, ParserError> {
         let enc = self.tokenizer.encode(text, false).map_err(|e| ParserError::Tokenizer(e.to_string()))?;
         let offsets = enc.get_offsets();
         let token_span = |(start, end): (usize, usize)| {
@@ -71,6 +75,11 @@ impl SourceTokenizer {
             }
         };
         let spans = mentions.iter().map(|m| m.spans().map(token_span).collect()).collect();
-        Ok(Source { ids: enc.get_ids().to_vec(), mention_spans: spans, mention_features: mentions.iter().map(Mention::feature).collect() })
+        Ok(Source {
+            ids: enc.get_ids().to_vec(),
+            mention_spans: spans,
+            mention_features: mentions.iter().map(Mention::feature).collect(),
+            focus: focus.map(token_span),
+        })
     }
 }

@@ -29,7 +29,7 @@ pub fn prepare(examples: Vec<Example>, tok: &SourceTokenizer, vocab: &Vocab) -> 
     examples
         .into_iter()
         .map(|example| {
-            let source = tok.encode(&example.source, &example.mentions)?;
+            let source = tok.encode(&example.source, &example.mentions, example.focus)?;
             let actions = vocab
                 .encode(&example.target, &example.mentions)
                 .into_iter()
@@ -90,6 +90,9 @@ pub struct Metrics {
     pub dev_loss: f64,
     pub dev_accuracy: f64,
     pub best_dev_loss: f64,
+    /// The dev accuracy of the kept checkpoint.
+    #[serde(default)]
+    pub best_dev_accuracy: f64,
     pub best_epoch: usize,
     pub examples_per_second: f64,
     pub seconds: f64,
@@ -125,6 +128,35 @@ pub fn split_dev(mut examples: Vec<Example>, fraction: f64, seed: u64) -> (Vec<E
         if dev_ids.contains(&i) { dev.push(e) } else { train.push(e) }
     }
     (train, dev)
+}
+
+/// One epoch's batches of `data` indices, shuffled by `seed`. With
+/// `shared`, the units of one source (a case's marked sentences, which
+/// follow each other in `data`) stay in one batch, so the case is encoded
+/// once; batches then take whole cases until they hold `size` units.
+pub fn batches(data: &[Prepared], size: usize, seed: u64, shared: bool) -> Vec<Vec<usize>> {
+    let size = size.max(1);
+    if !shared {
+        let mut order: Vec<usize> = (0..data.len()).collect();
+        shuffle(&mut order, seed);
+        return order.chunks(size).map(<[usize]>::to_vec).collect();
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, p) in data.iter().enumerate() {
+        match groups.last_mut() {
+            Some(g) if data[g[0]].source.ids == p.source.ids => g.push(i),
+            _ => groups.push(vec![i]),
+        }
+    }
+    shuffle(&mut groups, seed);
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    for g in groups {
+        match out.last_mut() {
+            Some(b) if b.len() < size => b.extend(g),
+            _ => out.push(g),
+        }
+    }
+    out
 }
 
 /// Fisher-Yates with a small seeded generator (splitmix64).
@@ -211,10 +243,7 @@ pub fn train(
         train_set.extend(combined);
     }
     // Sentence units after the dev split: a case's sentences stay together.
-    let (train_set, dev_set) = match cfg.unit {
-        crate::config::Unit::Case => (train_set, dev_set),
-        crate::config::Unit::Sentence => (crate::sentences::units(&train_set), crate::sentences::units(&dev_set)),
-    };
+    let (train_set, dev_set) = (crate::sentences::units_for(&train_set, cfg.unit), crate::sentences::units_for(&dev_set, cfg.unit));
     let vocab = Vocab::build(train_set.iter().map(|e| (e.target.as_slice(), e.mentions.as_slice())), extra_vocab);
     let tok = SourceTokenizer::from_dir(tokenizer_dir)?;
     let train_data = prepare(train_set, &tok, &vocab)?;
@@ -254,18 +283,16 @@ pub fn train(
     }
 
     let mut opt = nn::AdamW { wd: cfg.weight_decay, ..Default::default() }.build(&vs, cfg.learning_rate)?;
-    let steps_per_epoch = train_data.len().div_ceil(cfg.batch_size.max(1));
-    let total_steps = (steps_per_epoch * cfg.epochs).max(1);
+    let shared = cfg.unit == crate::config::Unit::MarkedSentence;
+    let total_steps = (0..cfg.epochs).map(|e| batches(&train_data, cfg.batch_size, cfg.seed.wrapping_add(e as u64), shared).len()).sum::<usize>().max(1);
     let started = Instant::now();
     let mut stale = 0;
     let mut step = metrics.step;
     for epoch in start_epoch..cfg.epochs {
-        let mut order: Vec<usize> = (0..train_data.len()).collect();
-        shuffle(&mut order, cfg.seed.wrapping_add(epoch as u64));
         let mut epoch_loss = 0.0;
         let mut seen = 0;
         let epoch_start = Instant::now();
-        for chunk in order.chunks(cfg.batch_size.max(1)) {
+        for chunk in &batches(&train_data, cfg.batch_size, cfg.seed.wrapping_add(epoch as u64), shared) {
             let lr = if step < cfg.warmup_steps {
                 cfg.learning_rate * (step + 1) as f64 / cfg.warmup_steps as f64
             } else {
@@ -298,8 +325,13 @@ pub fn train(
             let (dev_loss, dev_acc) = if dev_data.is_empty() { (metrics.train_loss, 0.0) } else { evaluate_loss(&model, &dev_data, device) };
             metrics.dev_loss = dev_loss;
             metrics.dev_accuracy = dev_acc;
-            if dev_loss < metrics.best_dev_loss {
+            let better = match cfg.select {
+                crate::config::Select::DevLoss => dev_loss < metrics.best_dev_loss,
+                crate::config::Select::DevAccuracy => metrics.best_epoch == 0 || dev_acc > metrics.best_dev_accuracy,
+            };
+            if better {
                 metrics.best_dev_loss = dev_loss;
+                metrics.best_dev_accuracy = dev_acc;
                 metrics.best_epoch = epoch + 1;
                 metrics.seconds_to_best = metrics.seconds + started.elapsed().as_secs_f64();
                 save_weights(&vs, &out.join("model.safetensors"))?;
@@ -369,6 +401,48 @@ impl Trained {
         load_weights(&mut vs, &dir.join("model.safetensors"))?;
         Ok(Trained { model, vocab, tokenizer, meta, device, _vs: vs })
     }
+
+    /// Teacher-forced scores of an example's gold actions: for each, its
+    /// text, its log-probability, and the action the model ranks first
+    /// there with its log-probability.
+    pub fn score(&self, example: &Example) -> Result<Vec<ScoredAction>, ParserError> {
+        let prepared = prepare(vec![example.clone()], &self.tokenizer, &self.vocab)?;
+        let p = &prepared[0];
+        let enc = tch::no_grad(|| self.model.encode(&[&p.source], self.device, false));
+        let mut prev = vec![BOS as i64];
+        prev.extend_from_slice(&p.actions[..p.actions.len() - 1]);
+        let t = prev.len() as i64;
+        let logp = tch::no_grad(|| self.model.decode(&enc, &Tensor::from_slice(&prev).view([1, t]).to(self.device), false));
+        let logp = logp.squeeze_dim(0).to_kind(Kind::Double).to_device(Device::Cpu);
+        let (best_lp, best) = logp.max_dim(-1, false);
+        let text = |a: i64| {
+            let v = self.vocab.len() as i64;
+            let action = if a < v { Action::Vocab(a as u32) } else { Action::Copy((a - v) as u32) };
+            match action {
+                Action::Vocab(i) => self.vocab.tokens.get(i as usize).cloned().unwrap_or_default(),
+                Action::Copy(i) => example.mentions.get(i as usize).map_or(String::new(), |m| format!("{}@{:?}", lexlog_data::linear::value_text(&m.value), m.kind)),
+            }
+        };
+        Ok(p.actions
+            .iter()
+            .enumerate()
+            .map(|(i, &a)| ScoredAction {
+                gold: text(a),
+                logprob: logp.double_value(&[i as i64, a]),
+                best: text(best.int64_value(&[i as i64])),
+                best_logprob: best_lp.double_value(&[i as i64]),
+            })
+            .collect())
+    }
+}
+
+/// One gold action under teacher forcing, and the model's first choice.
+#[derive(Debug, Clone)]
+pub struct ScoredAction {
+    pub gold: String,
+    pub logprob: f64,
+    pub best: String,
+    pub best_logprob: f64,
 }
 
 #[cfg(test)]

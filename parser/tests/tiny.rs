@@ -40,6 +40,7 @@ fn tiny_config() -> TrainConfig {
         eval_every: 50,
         max_seconds: None,
         unit: Default::default(),
+        select: Default::default(),
     }
 }
 
@@ -52,7 +53,7 @@ fn tiny_model_overfits_eight_cases_with_readable_sorted_beams() {
     let t = Trained::load(&dir, &minilm_dir().unwrap(), Device::Cpu).unwrap();
     let mut exact = 0;
     for e in &examples {
-        let source = t.tokenizer.encode(&e.source, &e.mentions).unwrap();
+        let source = t.tokenizer.encode(&e.source, &e.mentions, e.focus).unwrap();
         let enc = tch::no_grad(|| t.model.encode(&[&source], Device::Cpu, false));
         let beams = beam_search(&t.model, &enc, &t.vocab, &e.mentions, BeamConfig { k: 4, max_len: 200, length_alpha: 0.6, signatures: None, part: Default::default() });
         assert!(!beams.is_empty(), "{}: no readable beam", e.id);
@@ -100,7 +101,7 @@ fn ensembles_agree_with_their_members(t: &Trained, dir: &std::path::Path, enc: &
         }
     }
     assert_eq!(moved, 3, "the vocabulary's rows are in other variables now");
-    let copy_enc = tch::no_grad(|| copy.encode(&[&t.tokenizer.encode(&e.source, &e.mentions).unwrap()], Device::Cpu, false));
+    let copy_enc = tch::no_grad(|| copy.encode(&[&t.tokenizer.encode(&e.source, &e.mentions, e.focus).unwrap()], Device::Cpu, false));
     let both = ensemble_search(&[me, Member { model: &copy, enc: &copy_enc, vocab: &reordered }], &e.mentions, cfg);
     assert!(texts(&both) == texts(alone) && close(&both), "{}: {:?}", e.id, texts(&both));
 }
@@ -165,7 +166,16 @@ fn incremental_decoding_matches_the_full_decoder() {
 
 #[test]
 fn tiny_sentence_model_reads_cases_back_sentence_by_sentence() {
-    let dir = std::env::temp_dir().join(format!("lexlog-tiny-sentence-{}", std::process::id()));
+    reads_cases_back_by(lexlog_parser::config::Unit::Sentence);
+}
+
+#[test]
+fn tiny_marked_sentence_model_reads_cases_back_sentence_by_sentence() {
+    reads_cases_back_by(lexlog_parser::config::Unit::MarkedSentence);
+}
+
+fn reads_cases_back_by(unit: lexlog_parser::config::Unit) {
+    let dir = std::env::temp_dir().join(format!("lexlog-tiny-{unit:?}-{}", std::process::id()));
     let data = Dataset::load_default().unwrap();
     // Short cases of two or more sentences.
     let mut cases: Vec<&lexlog_data::Case> =
@@ -173,7 +183,7 @@ fn tiny_sentence_model_reads_cases_back_sentence_by_sentence() {
     cases.sort_by_key(|c| (c.text.len(), c.id.clone()));
     cases.truncate(4);
     let examples: Vec<Example> = cases.iter().map(|c| Example::from_case(c)).collect();
-    let cfg = TrainConfig { unit: lexlog_parser::config::Unit::Sentence, epochs: 300, ..tiny_config() };
+    let cfg = TrainConfig { unit, epochs: 300, ..tiny_config() };
     let mut ignore = |_: &lexlog_parser::train::Progress| {};
     train(&cfg, examples, &[], &minilm_dir().unwrap(), &dir, false, Device::Cpu, &mut ignore).unwrap();
     let t = Trained::load(&dir, &minilm_dir().unwrap(), Device::Cpu).unwrap();
@@ -189,6 +199,38 @@ fn tiny_sentence_model_reads_cases_back_sentence_by_sentence() {
     }
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(exact, 4, "only {exact} of 4 cases read back");
+}
+
+#[test]
+fn a_case_encoded_once_for_its_marked_sentences_matches_each_encoded_alone() {
+    let data = Dataset::load_default().unwrap();
+    let case = data.case("tax_case_9").unwrap();
+    let units = lexlog_parser::sentences::marked_units(&[Example::from_case(case)]);
+    assert!(units.len() >= 3 && units.iter().all(|u| u.source == units[0].source && u.focus.is_some()));
+    // The query unit flags what the question names; a sentence unit, its own.
+    let flagged = |u: &Example| u.mentions.iter().filter(|m| m.in_question).map(|m| linear::value_text(&m.value)).collect::<Vec<_>>();
+    assert!(flagged(units.last().unwrap()).contains(&"2018".to_string()), "{:?}", flagged(units.last().unwrap()));
+    assert!(flagged(&units[0]).contains(&"2012-04-05".to_string()) && !flagged(&units[0]).contains(&"36991".to_string()));
+    let tok = SourceTokenizer::from_dir(&minilm_dir().unwrap()).unwrap();
+    let vs = nn::VarStore::new(Device::Cpu);
+    let cfg = ModelConfig { focus: true, ..ModelConfig::tiny() };
+    let model = Seq2Seq::new(&cfg, 40, tok.cls(), tok.sep(), &vs.root());
+    let sources: Vec<_> = units.iter().map(|u| tok.encode(&u.source, &u.mentions, u.focus).unwrap()).collect();
+    let refs: Vec<_> = sources.iter().collect();
+    let together = tch::no_grad(|| model.encode(&refs, Device::Cpu, false));
+    for (i, s) in sources.iter().enumerate() {
+        let alone = tch::no_grad(|| model.encode(&[s], Device::Cpu, false));
+        let row = |t: &Tensor| t.get(0).narrow(0, 0, alone.states.size()[1]);
+        let diff = (row(&together.states.narrow(0, i as i64, 1)) - row(&alone.states)).abs().max().double_value(&[]);
+        assert!(diff < 1e-5, "unit {i}: states differ by {diff}");
+        let m = alone.mentions.size()[1];
+        let diff = (together.mentions.get(i as i64).narrow(0, 0, m) - alone.mentions.get(0)).abs().max().double_value(&[]);
+        assert!(diff < 1e-5, "unit {i}: mentions differ by {diff}");
+    }
+    // Units differ by their mark: the first sentence's states are not the query's.
+    let first = together.states.get(0);
+    let last = together.states.get(units.len() as i64 - 1);
+    assert!((first - last).abs().max().double_value(&[]) > 1e-3);
 }
 
 #[test]
