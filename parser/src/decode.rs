@@ -12,7 +12,7 @@ use tch::{Kind, Tensor};
 
 /// Changes whenever decoding may give other beams (cached beams of an older
 /// version are not reused).
-pub const VERSION: u32 = 11;
+pub const VERSION: u32 = 12;
 
 /// One finished hypothesis.
 #[derive(Debug, Clone)]

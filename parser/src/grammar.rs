@@ -9,7 +9,7 @@
 //! integers where the rules read them; a copied year is no amount).
 
 use crate::mentions::{is_year, Mention, MentionKind};
-use crate::target::{event_number, max_event, Token};
+use crate::target::{earlier_event, event_number, max_event, Token};
 use lexlog_data::{ArgType, EventKind, Predicate, Role, SectionId, Value};
 use std::collections::HashMap;
 
@@ -130,8 +130,10 @@ fn value_fits(v: &Value, slot: Slot) -> bool {
         Slot::Date => matches!(v, Value::Date(_)),
         Slot::Number | Slot::Amount => matches!(v, Value::Int(_)),
         Slot::Year | Slot::TaxYear => matches!(v, Value::Int(y) if is_year(*y)),
-        Slot::Participant | Slot::Party => matches!(v, Value::Name(_) | Value::Text(_)),
-        Slot::Person => matches!(v, Value::Name(_)),
+        Slot::Participant => matches!(v, Value::Name(_) | Value::Text(_)),
+        // A `prev_KIND` reference is an event's id.
+        Slot::Party => matches!(v, Value::Name(n) if earlier_event(n).is_none()) || matches!(v, Value::Text(_)),
+        Slot::Person => matches!(v, Value::Name(n) if earlier_event(n).is_none()),
         // Event ids are the vocabulary's, never copied.
         Slot::Event => false,
     }
@@ -663,6 +665,13 @@ payment e2 agent =", "e1", None), "an event is no agent");
         assert!(ok("payment e1 agent = alice\npayment e2 purpose =", "e3", None));
         assert!(!ok("payment e1 agent = alice\npayment e2 purpose =", "e4", None));
         assert!(ok("payment e1 agent = alice\nfor Y in 2017 .. 2018 {\npayment", "e2_", None));
+    }
+
+    #[test]
+    fn an_earlier_sentences_event_goes_only_where_events_go() {
+        assert!(ok("legal_separation e1 patient =", "prev_marriage", None));
+        assert!(!ok("legal_separation e1 agent =", "prev_marriage", None));
+        assert!(ok("legal_separation e1 agent =", "prevalent", None));
     }
 
     #[test]

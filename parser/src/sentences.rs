@@ -9,7 +9,7 @@ use crate::example::{source_text, Example};
 use crate::grammar::Part;
 use crate::config::Unit;
 use crate::mentions::{extract, focused, Mention, QUESTION_MARKER};
-use crate::target::{event_number, lex, max_event, render, shift_events, Token};
+use crate::target::{earlier_event, event_number, lex, max_event, render, shift_events, Token, PREVIOUS};
 use crate::train::Trained;
 use crate::ParserError;
 use lexlog_data::{linear, CaseIr, Domain, Fact, ForEach, SectionId, Term, Value};
@@ -57,21 +57,22 @@ fn units_of(cases: &[Example], marked: bool) -> Vec<Example> {
         let ir = split_groups(&ir);
         let home = align(text, &ir);
         let all = if marked { extract(&e.source) } else { Vec::new() };
-        let unit = |id: String, range: (usize, usize), target: Vec<Token>, alone: String| {
+        let unit = |id: String, range: (usize, usize), target: Vec<Token>, alone: &dyn Fn() -> String| {
             if marked {
                 Example { id, source: e.source.clone(), mentions: focused(all.clone(), range), target, focus: Some(range) }
             } else {
-                Example { id, mentions: extract(&alone), source: alone, target, focus: None }
+                let source = alone();
+                Example { id, mentions: extract(&source), source, target, focus: None }
             }
         };
         let earlier = Earlier::new(&ir, &home);
         for (i, &(s, t)) in split(text).iter().enumerate() {
             let facts: Vec<Fact> = ir.facts.iter().zip(&home).filter(|(_, &h)| h == i).map(|(f, _)| earlier.write_references(f, i)).collect();
             let part = linear::canonical_ids(&CaseIr { facts: merge_groups(facts), query: None });
-            out.push(unit(format!("{}#{i}", e.id), (s, t), lex(&linear::print(&part)), sentence_source(text, &text[s..t])));
+            out.push(unit(format!("{}#{i}", e.id), (s, t), lex(&linear::print(&part)), &|| sentence_source(text, &text[s..t])));
         }
         let query = CaseIr { facts: Vec::new(), query: ir.query.clone() };
-        out.push(unit(format!("{}#query", e.id), question_range(text, &e.source), lex(&linear::print(&query)), source_text(text, question)));
+        out.push(unit(format!("{}#query", e.id), question_range(text, &e.source), lex(&linear::print(&query)), &|| source_text(text, question)));
     }
     out
 }
@@ -89,8 +90,8 @@ pub fn join(facts: &[&str], query: &str) -> Option<String> {
         let mut shifted = shift_events(&own, offset);
         for t in &mut shifted {
             if let Token::Value(Value::Name(n)) = t {
-                if let Some(kind) = n.strip_prefix(PREVIOUS) {
-                    *t = Token::Sym(last.get(kind)?.clone());
+                if let Some(kind) = earlier_event(n) {
+                    *t = Token::Sym(last.get(kind.as_str())?.clone());
                 }
             }
         }
@@ -107,10 +108,6 @@ pub fn join(facts: &[&str], query: &str) -> Option<String> {
     tokens.extend(lex(query));
     Some(render(&tokens))
 }
-
-/// How a sentence's facts name an event an earlier sentence declares: the
-/// last one of its kind (`patient=prev_marriage`), resolved by [`join`].
-const PREVIOUS: &str = "prev_";
 
 /// The events each sentence declares (by [`align`]'s homes), to tell
 /// which references to an earlier sentence's event `prev_KIND` can make.

@@ -117,6 +117,15 @@ pub fn event_number(word: &str) -> Option<u32> {
     w.strip_prefix('e').filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))?.parse().ok()
 }
 
+/// How a sentence unit names an event that an earlier sentence declares:
+/// `prev_marriage`, the last marriage before (resolved when units join).
+pub const PREVIOUS: &str = "prev_";
+
+/// The event kind a `prev_KIND` reference names.
+pub fn earlier_event(name: &str) -> Option<lexlog_data::EventKind> {
+    name.strip_prefix(PREVIOUS).and_then(lexlog_data::EventKind::from_name)
+}
+
 /// `tokens` with every canonical event id moved `offset` on (`e2` -> `e5`,
 /// `e2_` -> `e5_`): to put one output's events after another's.
 pub fn shift_events(tokens: &[Token], offset: u32) -> Vec<Token> {
