@@ -8,7 +8,7 @@
 use crate::example::Example;
 use crate::mentions::{extract, is_year, spelled_year, words};
 use chrono::Datelike;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use crate::target::{max_event, shift_events, Token};
 use lexlog_data::Value;
 
@@ -140,8 +140,52 @@ fn variant(e: &Example, shift: usize, factor: i64, years: i32) -> Example {
             }
         }
     }
+    // Percentages: "N%" in the text and N in the target, and the share
+    // "the remaining" costs leave (100 - N) where the text does not spell it.
+    if let Some(shares) = percent_shares(e, shift) {
+        for (i, (n, _)) in shares.iter().enumerate() {
+            source = source.replace(&format!("{n}%"), &format!("\u{0}{i}%"));
+        }
+        for (i, (_, new)) in shares.iter().enumerate() {
+            source = source.replace(&format!("\u{0}{i}%"), &format!("{new}%"));
+        }
+        target = target
+            .into_iter()
+            .map(|t| match t {
+                Token::Value(Value::Int(v)) => Token::Value(Value::Int(shares.get(&v).copied().unwrap_or(v))),
+                t => t,
+            })
+            .collect();
+    }
     let mentions = extract(&source);
     Example { id: format!("{}~{shift}", e.id), source, mentions, target, focus: None }
+}
+
+/// New values for the percentages the text spells (and for the rest of
+/// each, 100 - N, where the text does not spell it), all moved by one step;
+/// `None` where there are none, or where a new value would be an old one
+/// or any other number the text gives.
+fn percent_shares(e: &Example, shift: usize) -> Option<BTreeMap<i64, i64>> {
+    const STEPS: [i64; 7] = [15, 35, 55, 75, 25, 65, 85];
+    let numbers: HashSet<i64> = e.mentions.iter().filter_map(|m| if let Value::Int(n) = m.value { Some(n) } else { None }).collect();
+    let spelled: BTreeSet<i64> =
+        e.mentions.iter().filter(|m| e.source[m.start..m.end].contains('%')).filter_map(|m| if let Value::Int(n) = m.value { Some(n) } else { None }).collect();
+    let elsewhere = |n: &i64| e.mentions.iter().any(|m| m.value == Value::Int(*n) && !e.source[m.start..m.end].contains('%'));
+    if spelled.is_empty() || spelled.iter().any(|n| !(1..100).contains(n) || elsewhere(n)) {
+        return None;
+    }
+    let step = STEPS[shift % STEPS.len()];
+    let mut shares = BTreeMap::new();
+    for &n in &spelled {
+        let new = (n + step) % 100;
+        shares.insert(n, new);
+        if !numbers.contains(&(100 - n)) {
+            shares.insert(100 - n, 100 - new);
+        }
+    }
+    let fresh = shares.values().all(|v| (1..100).contains(v) && !numbers.contains(v) && !shares.contains_key(v));
+    let distinct = shares.values().collect::<HashSet<_>>().len() == shares.len();
+    (fresh && distinct).then_some(shares)
 }
 
 /// The examples and two variants of each; with `years`, the variants'
@@ -207,6 +251,26 @@ mod tests {
         let names: Vec<&Token> = v.target.iter().filter(|t| matches!(t, Token::Value(Value::Name(_)))).collect();
         assert_eq!(names.len(), 2);
         assert!(v.target.contains(&Token::Value(Value::Int(1800))));
+        assert_copyable(&v);
+    }
+
+    #[test]
+    fn percentages_and_the_remaining_share_change_together() {
+        let source = "Bob furnished 40% of the costs, and Alice furnished the remaining costs.".to_string();
+        let target = lex("payment e1 agent=bob amount=40\npayment e2 agent=alice amount=60\n");
+        let e = Example { id: "x".into(), mentions: extract(&source), source, target, focus: None };
+        for shift in 0..10 {
+            let v = variant(&e, shift, 100, 0);
+            let amounts: Vec<i64> = v.target.iter().filter_map(|t| if let Token::Value(Value::Int(n)) = t { Some(*n) } else { None }).collect();
+            assert_eq!(amounts.len(), 2);
+            assert!(amounts[0] != 40 && amounts[0] + amounts[1] == 100, "{amounts:?}");
+            assert!(v.source.contains(&format!("{}%", amounts[0])), "{}", v.source);
+        }
+        // A rest the text spells is a mention of its own: it stays.
+        let source = "Bob pays 75%, Charlie the remaining 25%.".to_string();
+        let e = Example { id: "y".into(), mentions: extract(&source), source, target: lex("payment e1 agent=bob amount=75\npayment e2 agent=charlie amount=25\n"), focus: None };
+        let v = variant(&e, 1, 100, 0);
+        assert!(!v.source.contains("75%") && !v.source.contains("25%"), "{}", v.source);
         assert_copyable(&v);
     }
 
