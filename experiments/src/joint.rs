@@ -234,7 +234,7 @@ pub fn dev_cases<'a>(pool: Vec<&'a Case>, model_dir: &Path) -> Result<Vec<&'a Ca
     let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
     let meta: lexlog_parser::train::CheckpointMeta = serde_json::from_str(&text)?;
     let train: Vec<Example> = pool.iter().map(|c| Example::from_case(c)).collect();
-    let (_, dev) = lexlog_parser::train::split_dev(train, meta.train.dev_fraction, meta.train.seed);
+    let (_, dev) = lexlog_parser::train::split_dev(train, meta.train.dev_fraction, meta.train.seed, meta.train.dev_groups);
     Ok(pool.into_iter().filter(|c| dev.iter().any(|e| e.id == c.id)).collect())
 }
 

@@ -131,6 +131,21 @@ pub struct TrainConfig {
     /// Which dev figure keeps a checkpoint and stops training early.
     #[serde(default)]
     pub select: Select,
+    /// What the dev set holds out together.
+    #[serde(default)]
+    pub dev_groups: DevGroups,
+}
+
+/// The units the dev set is drawn in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DevGroups {
+    /// Single cases: a dev case's twin (`…_pos` / `…_neg`) may be trained on.
+    #[default]
+    Case,
+    /// A case and its twin together, so dev asks subsections training never
+    /// asks, as the test split does.
+    Pair,
 }
 
 /// The dev figure that selects the checkpoint.

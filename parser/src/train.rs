@@ -3,7 +3,7 @@
 //! checkpoints written atomically (weights as safetensors, config,
 //! vocabulary, metrics) that `--resume` continues from.
 
-use crate::config::{ModelConfig, TrainConfig};
+use crate::config::{DevGroups, ModelConfig, TrainConfig};
 use crate::error::ParserError;
 use crate::example::Example;
 use crate::model::Seq2Seq;
@@ -115,19 +115,30 @@ fn save_weights(vs: &nn::VarStore, path: &Path) -> Result<(), ParserError> {
     std::fs::rename(&tmp, path).map_err(|source| ParserError::Io { path: path.to_path_buf(), source })
 }
 
-/// Splits train examples into (train, dev) by a seeded shuffle.
-pub fn split_dev(mut examples: Vec<Example>, fraction: f64, seed: u64) -> (Vec<Example>, Vec<Example>) {
+/// Splits train examples into (train, dev) by a seeded shuffle, drawing
+/// whole `groups` until the dev set holds `fraction` of the cases.
+pub fn split_dev(mut examples: Vec<Example>, fraction: f64, seed: u64, groups: DevGroups) -> (Vec<Example>, Vec<Example>) {
     examples.sort_by(|a, b| a.id.cmp(&b.id));
-    let mut order: Vec<usize> = (0..examples.len()).collect();
+    let group_of = |id: &str| match groups {
+        DevGroups::Case => id.to_string(),
+        DevGroups::Pair => id.strip_suffix("_pos").or_else(|| id.strip_suffix("_neg")).unwrap_or(id).to_string(),
+    };
+    let mut names: Vec<String> = examples.iter().map(|e| group_of(&e.id)).collect();
+    names.sort();
+    names.dedup();
+    let mut order: Vec<usize> = (0..names.len()).collect();
     shuffle(&mut order, seed);
     let n_dev = ((examples.len() as f64) * fraction).round() as usize;
-    let dev_ids: std::collections::HashSet<usize> = order[..n_dev].iter().copied().collect();
-    let mut train = Vec::new();
-    let mut dev = Vec::new();
-    for (i, e) in examples.into_iter().enumerate() {
-        if dev_ids.contains(&i) { dev.push(e) } else { train.push(e) }
+    let mut dev_groups = std::collections::HashSet::new();
+    let mut held = 0;
+    for &g in &order {
+        if held >= n_dev {
+            break;
+        }
+        held += examples.iter().filter(|e| group_of(&e.id) == names[g]).count();
+        dev_groups.insert(names[g].clone());
     }
-    (train, dev)
+    examples.into_iter().partition(|e| !dev_groups.contains(&group_of(&e.id)))
 }
 
 /// One epoch's batches of `data` indices, shuffled by `seed`. With
@@ -236,7 +247,7 @@ pub fn train(
     let model_cfg = cfg.model_config().ok_or_else(|| ParserError::Config("the config names no model (preset or model)".into()))?;
     tch::manual_seed(cfg.seed as i64);
     std::fs::create_dir_all(out).map_err(|source| ParserError::Io { path: out.to_path_buf(), source })?;
-    let (train_set, dev_set) = split_dev(train_examples, cfg.dev_fraction, cfg.seed);
+    let (train_set, dev_set) = split_dev(train_examples, cfg.dev_fraction, cfg.seed, cfg.dev_groups);
     let mut train_set = if cfg.augment { crate::augment::augment(train_set, cfg.seed, cfg.augment_years) } else { train_set };
     if cfg.recombine > 0 {
         let combined = crate::augment::recombine(&train_set, cfg.recombine, cfg.seed);
@@ -448,6 +459,28 @@ pub struct ScoredAction {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pair_goes_to_dev_or_train_whole() {
+        let ids = ["a_pos", "a_neg", "b_pos", "b_neg", "c", "d_pos", "d_neg", "e", "f", "g_pos", "g_neg", "h"];
+        let examples: Vec<Example> = ids
+            .iter()
+            .map(|id| Example { id: id.to_string(), source: String::new(), mentions: Vec::new(), target: Vec::new(), focus: None })
+            .collect();
+        for seed in 0..20 {
+            let (train, dev) = split_dev(examples.clone(), 0.25, seed, DevGroups::Pair);
+            assert_eq!(train.len() + dev.len(), ids.len());
+            assert!(dev.len() >= 3, "{} dev cases", dev.len());
+            for e in &dev {
+                if let Some(g) = e.id.strip_suffix("_pos") {
+                    assert!(dev.iter().any(|d| d.id == format!("{g}_neg")), "seed {seed}: {} without its twin", e.id);
+                }
+            }
+            // Single cases: the split the models trained so far have.
+            let (_, dev) = split_dev(examples.clone(), 0.25, seed, DevGroups::Case);
+            assert_eq!(dev.len(), 3);
+        }
+    }
 
     #[test]
     fn a_checkpoint_of_other_shapes_is_refused_by_name() {
