@@ -32,10 +32,34 @@ pub struct EvalParserArgs {
     /// Beam scores are logprob / length^alpha.
     #[arg(long, default_value_t = BeamConfig::default().length_alpha)]
     length_alpha: f64,
+    /// Where a query's names come from: the question only, or the whole text
+    #[arg(long, value_enum, default_value_t = QueryNames::default_for(&BeamConfig::default()))]
+    query_names: QueryNames,
     /// Also print a line per case: gold facts (unrolled), true and false
     /// positives, misses, exact, query, rank of the gold IR among the beams.
     #[arg(long)]
     per_case: bool,
+}
+
+/// Where a query's names may come from (the grammar's constraint).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum QueryNames {
+    /// Any name the case's text or question mentions.
+    Text,
+    /// Only names the question mentions.
+    Question,
+}
+
+impl QueryNames {
+    fn default_for(cfg: &BeamConfig) -> Self {
+        if cfg.query_names_from_question { QueryNames::Question } else { QueryNames::Text }
+    }
+}
+
+impl std::fmt::Display for QueryNames {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if *self == QueryNames::Question { "question" } else { "text" })
+    }
 }
 
 #[derive(Serialize, serde::Deserialize)]
@@ -117,7 +141,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         .collect();
     for case in &cases {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
-        let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, ..Default::default() };
+        let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, query_names_from_question: args.query_names == QueryNames::Question, ..Default::default() };
         let beams = decode_ensemble(&models, &case.text, &case.question, &cfg)?;
         let c = beams.first().map_or(compare(&lexlog_data::CaseIr::default(), &gold), |b| compare(&b.ir, &gold));
         ranks.push(beams.iter().position(|b| compare(&b.ir, &gold).exact));

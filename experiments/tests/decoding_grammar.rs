@@ -98,3 +98,58 @@ fn every_gold_sentence_unit_keeps_to_the_grammar_of_its_part() {
     assert!(refused.is_empty(), "{} refused:\n{}", refused.len(), refused.join("\n"));
     assert!(foreign.len() <= 8, "{} units name another sentence's event:\n{}", foreign.len(), foreign.join("\n"));
 }
+
+/// How often SARA's queries name only what their question mentions: the
+/// constraint `--query-names question` imposes. In the train split it
+/// refuses the gold query of the cases listed (their question leaves a
+/// name to the text: "Section 2(a)(2)(B) applies to Bob in 2014" asks
+/// `s2_a_2_B bob alice 2014`).
+#[test]
+fn query_names_from_the_question_refuse_few_gold_queries() {
+    let data = Dataset::load_default().unwrap_or_else(|e| panic!("{e}"));
+    let signatures = Solver::new().unwrap().query_signatures();
+    let train: Vec<_> = data.cases_in(Some(lexlog_data::Split::Train)).collect();
+    let mut refused = Vec::new();
+    for case in &train {
+        for unit in units(&[Example::from_case(case)]).into_iter().filter(|u| u.id.ends_with("#query")) {
+            let admitted = (0..unit.target.len()).all(|i| {
+                let exp = expected_part(&unit.target[..i], Some(&signatures), Part::Query).names_from_question(true);
+                let tok = &unit.target[i];
+                let copied = match tok {
+                    Token::Value(v) => unit.mentions.iter().position(|m| &m.value == v),
+                    Token::Sym(s) => unit.mentions.iter().position(|m| matches!(&m.value, Value::Name(n) if n == s)),
+                };
+                exp.allows_from(tok, &unit.mentions, copied)
+            });
+            if !admitted && !REFUSED_GOLD.contains(&case.id.as_str()) {
+                refused.push(case.id.clone());
+            }
+        }
+    }
+    assert_eq!(train.len(), 256);
+    assert_eq!(refused, QUESTION_LEAVES_A_NAME_TO_THE_TEXT, "refused: {refused:?}");
+}
+
+/// 19 of the train split's 256 queries (the last asks `tax alice 2006`
+/// where its question asks "How much tax does Bob have to pay in 2006?").
+const QUESTION_LEAVES_A_NAME_TO_THE_TEXT: &[&str] = &[
+    "s152_b_2_neg",
+    "s2_a_2_B_neg",
+    "s2_a_2_B_pos",
+    "s2_b_1_B_pos",
+    "s2_b_2_B_neg",
+    "s2_b_2_B_pos",
+    "s2_b_2_C_neg",
+    "s2_b_2_C_pos",
+    "s2_b_3_B_neg",
+    "s3306_b_10_A_neg",
+    "s3306_b_10_A_pos",
+    "s3306_b_15_neg",
+    "s3306_b_15_pos",
+    "s3306_c_10_A_i_neg",
+    "s3306_c_10_A_i_pos",
+    "s3306_c_10_A_ii_neg",
+    "s3306_c_10_A_ii_pos",
+    "s7703_b_3_neg",
+    "tax_case_100",
+];

@@ -37,11 +37,14 @@ pub struct BeamConfig {
     pub signatures: Option<Arc<Signatures>>,
     /// What the output is: a whole case, one sentence's facts, the query.
     pub part: Part,
+    /// A query's names are ones the question mentions
+    /// ([`crate::grammar::Expected::names_from_question`]).
+    pub query_names_from_question: bool,
 }
 
 impl Default for BeamConfig {
     fn default() -> Self {
-        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole }
+        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole, query_names_from_question: false }
     }
 }
 
@@ -143,7 +146,7 @@ pub fn ensemble_search(members: &[Member], mentions: &[Mention], cfg: BeamConfig
             let mut cands: Vec<(f64, usize, i64, Token)> = Vec::new();
             for (b, (actions, prefix, lp)) in live.iter().enumerate() {
                 let row = &logp[b * width..(b + 1) * width];
-                let grammar = expected_part(prefix, cfg.signatures.as_deref(), cfg.part);
+                let grammar = expected_part(prefix, cfg.signatures.as_deref(), cfg.part).names_from_question(cfg.query_names_from_question);
                 let mut order: Vec<usize> = (0..width).collect();
                 order.sort_by(|&x, &y| row[y].total_cmp(&row[x]));
                 let mut taken = 0;
