@@ -106,7 +106,7 @@ fn shift_years(e: &Example, years: i32) -> Option<(String, Vec<Token>)> {
 
 /// One variant of `e`: the people renamed by `shift`, amounts scaled,
 /// years moved by `years` where that stays faithful.
-fn variant(e: &Example, shift: usize, factor: i64, years: i32) -> Example {
+fn variant(e: &Example, shift: usize, factor: i64, years: i32, percentages: bool) -> Example {
     let moved = if years == 0 { None } else { shift_years(e, years) };
     let (mut source, mut target) = moved.unwrap_or_else(|| (e.source.clone(), e.target.clone()));
     let people: Vec<String> = ["Alice", "Bob", "Charlie", "Dan", "Dorothy", "Emily", "Fred", "George", "Cameron", "Harold"]
@@ -142,7 +142,7 @@ fn variant(e: &Example, shift: usize, factor: i64, years: i32) -> Example {
     }
     // Percentages: "N%" in the text and N in the target, and the share
     // "the remaining" costs leave (100 - N) where the text does not spell it.
-    if let Some(shares) = percent_shares(e, shift) {
+    if let Some(shares) = percentages.then(|| percent_shares(e, shift)).flatten() {
         for (i, (n, _)) in shares.iter().enumerate() {
             source = source.replace(&format!("{n}%"), &format!("\u{0}{i}%"));
         }
@@ -188,15 +188,26 @@ fn percent_shares(e: &Example, shift: usize) -> Option<BTreeMap<i64, i64>> {
     (fresh && distinct).then_some(shares)
 }
 
-/// The examples and two variants of each; with `years`, the variants'
-/// years move too (by 4 or 8 either way, so leap days stay leap days).
-pub fn augment(examples: Vec<Example>, seed: u64, years: bool) -> Vec<Example> {
+/// What the renamed and rescaled copies move besides names and dollar
+/// amounts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Moves {
+    /// Every year the text spells, with its dates (by 4 or 8 either way,
+    /// so leap days stay leap days).
+    pub years: bool,
+    /// The percentages the text spells, and the rest a "remaining" share
+    /// leaves.
+    pub percentages: bool,
+}
+
+/// The examples and two variants of each.
+pub fn augment(examples: Vec<Example>, seed: u64, moves: Moves) -> Vec<Example> {
     let mut out = Vec::with_capacity(examples.len() * 3);
     for (i, e) in examples.iter().enumerate() {
         let s = (seed as usize).wrapping_add(i);
-        let (first, second) = if !years { (0, 0) } else if s % 2 == 0 { (4, -8) } else { (-4, 8) };
-        out.push(variant(e, s % 7 + 1, 87 + (s % 5) as i64 * 6, first));
-        out.push(variant(e, s % 5 + 8, 113 + (s % 3) as i64 * 4, second));
+        let (first, second) = if !moves.years { (0, 0) } else if s % 2 == 0 { (4, -8) } else { (-4, 8) };
+        out.push(variant(e, s % 7 + 1, 87 + (s % 5) as i64 * 6, first, moves.percentages));
+        out.push(variant(e, s % 5 + 8, 113 + (s % 3) as i64 * 4, second, moves.percentages));
     }
     out.extend(examples);
     out
@@ -246,7 +257,7 @@ mod tests {
     fn names_and_amounts_change_together() {
         let source = "Alice paid $1200 to Bob.".to_string();
         let e = Example { id: "x".into(), mentions: extract(&source), source, target: lex("payment e1 agent=alice patient=bob amount=1200\n"), focus: None };
-        let v = variant(&e, 1, 150, 0);
+        let v = variant(&e, 1, 150, 0, true);
         assert!(!v.source.contains("Alice") && v.source.contains("$1800"), "{}", v.source);
         let names: Vec<&Token> = v.target.iter().filter(|t| matches!(t, Token::Value(Value::Name(_)))).collect();
         assert_eq!(names.len(), 2);
@@ -260,7 +271,7 @@ mod tests {
         let target = lex("payment e1 agent=bob amount=40\npayment e2 agent=alice amount=60\n");
         let e = Example { id: "x".into(), mentions: extract(&source), source, target, focus: None };
         for shift in 0..10 {
-            let v = variant(&e, shift, 100, 0);
+            let v = variant(&e, shift, 100, 0, true);
             let amounts: Vec<i64> = v.target.iter().filter_map(|t| if let Token::Value(Value::Int(n)) = t { Some(*n) } else { None }).collect();
             assert_eq!(amounts.len(), 2);
             assert!(amounts[0] != 40 && amounts[0] + amounts[1] == 100, "{amounts:?}");
@@ -269,9 +280,13 @@ mod tests {
         // A rest the text spells is a mention of its own: it stays.
         let source = "Bob pays 75%, Charlie the remaining 25%.".to_string();
         let e = Example { id: "y".into(), mentions: extract(&source), source, target: lex("payment e1 agent=bob amount=75\npayment e2 agent=charlie amount=25\n"), focus: None };
-        let v = variant(&e, 1, 100, 0);
+        let v = variant(&e, 1, 100, 0, true);
         assert!(!v.source.contains("75%") && !v.source.contains("25%"), "{}", v.source);
         assert_copyable(&v);
+        // Without the percentage moves, the shares stay.
+        let kept = variant(&e, 1, 100, 0, false);
+        assert!(kept.source.contains("75%") && kept.source.contains("25%"), "{}", kept.source);
+        assert!(kept.target.contains(&Token::Value(Value::Int(75))), "{}", crate::target::render(&kept.target));
     }
 
     #[test]
@@ -282,7 +297,7 @@ mod tests {
         );
         let target = lex("marriage e1 agent=alice agent=bob start=1992-02-29\npayment e2 agent=alice start=2017-09-16 end=2017-12-31\nfor Y in 2018..2117 {\n  payment e3_{Y} agent=alice start=first_day(Y) end=last_day(Y)\n}\nquery s2 alice _ 2018\n");
         let e = Example { id: "x".into(), mentions: extract(&source), source, target, focus: None };
-        let v = variant(&e, 1, 100, 4);
+        let v = variant(&e, 1, 100, 4, true);
         assert!(v.source.contains("Feb 29th, 1996") && v.source.contains("September 16th, 2021") && v.source.contains("in 2022?"), "{}", v.source);
         let text = crate::target::render(&v.target);
         for moved in ["1996-02-29", "2021-09-16", "2021-12-31", "2022 .. 2121", "s2 victor _ 2022"] {

@@ -115,6 +115,10 @@ pub struct TrainConfig {
     /// dates) by a few years, alike in text and target.
     #[serde(default)]
     pub augment_years: bool,
+    /// The augmented copies also move the percentages the text spells
+    /// (and the rest a "remaining" share leaves); on unless set false.
+    #[serde(default = "yes")]
+    pub augment_percentages: bool,
     /// Add this many recombinations (one case's text, then another's text
     /// and question) per short train case.
     #[serde(default)]
@@ -190,4 +194,8 @@ impl TrainConfig {
             .or_else(|| self.preset.as_deref().and_then(ModelConfig::preset))
             .map(|m| ModelConfig { focus: self.unit == Unit::MarkedSentence, ..m })
     }
+}
+
+fn yes() -> bool {
+    true
 }

@@ -248,7 +248,7 @@ pub fn train(
     tch::manual_seed(cfg.seed as i64);
     std::fs::create_dir_all(out).map_err(|source| ParserError::Io { path: out.to_path_buf(), source })?;
     let (train_set, dev_set) = split_dev(train_examples, cfg.dev_fraction, cfg.seed, cfg.dev_groups);
-    let mut train_set = if cfg.augment { crate::augment::augment(train_set, cfg.seed, cfg.augment_years) } else { train_set };
+    let mut train_set = if cfg.augment { crate::augment::augment(train_set, cfg.seed, crate::augment::Moves { years: cfg.augment_years, percentages: cfg.augment_percentages }) } else { train_set };
     if cfg.recombine > 0 {
         let combined = crate::augment::recombine(&train_set, cfg.recombine, cfg.seed);
         train_set.extend(combined);

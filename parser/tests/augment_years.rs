@@ -3,7 +3,7 @@
 //! the copy's text, and the copy's target still reads back as an IR.
 
 use lexlog_data::{linear, Dataset, Split, Value};
-use lexlog_parser::augment::augment;
+use lexlog_parser::augment::{augment, Moves};
 use lexlog_parser::example::Example;
 use lexlog_parser::target::{render, Token};
 
@@ -21,7 +21,7 @@ fn moved_years_keep_every_copy() {
     let (mut cases, mut moved) = (0, 0);
     for case in data.cases_in(Some(Split::Train)) {
         let original = Example::from_case(case);
-        let copies = augment(vec![original.clone()], 3, true);
+        let copies = augment(vec![original.clone()], 3, Moves { years: true, percentages: true });
         assert_eq!(copies.len(), 3, "{}", case.id);
         cases += 1;
         for copy in &copies[..2] {

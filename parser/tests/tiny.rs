@@ -36,6 +36,7 @@ fn tiny_config() -> TrainConfig {
         patience: 1000,
         augment: false,
         augment_years: false,
+        augment_percentages: true,
         recombine: 0,
         eval_every: 50,
         max_seconds: None,
