@@ -36,8 +36,10 @@ pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str, solver:
 /// `ensemble` together; the cache's tag then names the ensemble (a hash of
 /// its directories).
 pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], k: usize, tag: &str, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
+    // A query checkpoint asks the query (one decodes otherwise without it).
+    let tag = if model_dir.join(lexlog_parser::train::QUERY_WEIGHTS).is_file() { format!("{tag}-q") } else { tag.to_string() };
     let tag = match ensemble {
-        [] => tag.to_string(),
+        [] => tag,
         more => format!("{tag}-ens{:016x}", fnv1a(more.iter().flat_map(|p| p.to_string_lossy().bytes().chain([0]).collect::<Vec<_>>()))),
     };
     // Keyed by the decoder's version too: a new grammar decodes anew.

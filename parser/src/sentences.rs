@@ -15,6 +15,9 @@ use crate::ParserError;
 use lexlog_data::{linear, CaseIr, Domain, Fact, ForEach, SectionId, Term, Value};
 use std::collections::HashSet;
 
+/// How a query unit's id ends (`CASE#query`; a sentence's is `CASE#N`).
+pub const QUERY_UNIT: &str = "#query";
+
 /// What the model reads for one sentence: the whole text, then the
 /// sentence in the question's place (its mentions are flagged as focus).
 pub fn sentence_source(text: &str, sentence: &str) -> String {
@@ -72,7 +75,7 @@ fn units_of(cases: &[Example], marked: bool) -> Vec<Example> {
             out.push(unit(format!("{}#{i}", e.id), (s, t), lex(&linear::print(&part)), &|| sentence_source(text, &text[s..t])));
         }
         let query = CaseIr { facts: Vec::new(), query: ir.query.clone() };
-        out.push(unit(format!("{}#query", e.id), question_range(text, &e.source), lex(&linear::print(&query)), &|| source_text(text, question)));
+        out.push(unit(format!("{}{QUERY_UNIT}", e.id), question_range(text, &e.source), lex(&linear::print(&query)), &|| source_text(text, question)));
     }
     out
 }
@@ -215,7 +218,9 @@ fn decode_by_sentence(ts: &[&Trained], text: &str, question: &str, cfg: &BeamCon
 }
 
 /// As [`decode_by_sentence`] for models of marked sentences: each model
-/// encodes the case once, each sentence and the question marked in turn.
+/// encodes the case once, each sentence and the question marked in turn
+/// (the question again by a query checkpoint of its own, where the model
+/// has one).
 fn decode_marked(ts: &[&Trained], text: &str, question: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
     let Some(lead) = ts.first() else { return Ok(Vec::new()) };
     let source = source_text(text, question);
@@ -226,13 +231,24 @@ fn decode_marked(ts: &[&Trained], text: &str, question: &str, cfg: &BeamConfig) 
     let sources = parts.iter().zip(&mentions).map(|(&(range, _), ms)| lead.tokenizer.encode(&source, ms, Some(range))).collect::<Result<Vec<_>, _>>()?;
     let refs: Vec<&crate::source::Source> = sources.iter().collect();
     let encoded: Vec<_> = ts.iter().map(|t| tch::no_grad(|| t.model.encode(&refs, t.device, false))).collect();
+    let select = |t: &Trained, enc: &crate::model::Encoded, i: usize| enc.select(&tch::Tensor::from_slice(&[i as i64]).to(t.device));
+    let q = parts.len() - 1;
     let mut beams = Vec::new();
-    for (i, (&(_, part), ms)) in parts.iter().zip(&mentions).enumerate() {
-        let own: Vec<_> = ts.iter().zip(&encoded).map(|(t, enc)| enc.select(&tch::Tensor::from_slice(&[i as i64]).to(t.device))).collect();
+    for (i, ms) in mentions[..q].iter().enumerate() {
+        let own: Vec<_> = ts.iter().zip(&encoded).map(|(t, enc)| select(t, enc, i)).collect();
         let members: Vec<Member> = ts.iter().zip(&own).map(|(t, enc)| Member { model: &t.model, enc, vocab: &t.vocab }).collect();
-        beams.push(ensemble_search(&members, ms, BeamConfig { part, ..cfg.clone() }));
+        beams.push(ensemble_search(&members, ms, BeamConfig { part: Part::Facts, ..cfg.clone() }));
     }
-    let query = beams.pop().unwrap_or_default();
+    let asked: Vec<_> = ts
+        .iter()
+        .zip(&encoded)
+        .map(|(t, enc)| match &t.query_model {
+            Some(m) => tch::no_grad(|| m.encode(&refs[q..], t.device, false)),
+            None => select(t, enc, q),
+        })
+        .collect();
+    let members: Vec<Member> = ts.iter().zip(&asked).map(|(t, enc)| Member { model: t.model_for(Part::Query), enc, vocab: &t.vocab }).collect();
+    let query = ensemble_search(&members, &mentions[q], BeamConfig { part: Part::Query, ..cfg.clone() });
     Ok(combine(&beams, &query, cfg.k, cfg.length_alpha))
 }
 
@@ -257,13 +273,15 @@ pub fn decode_ensemble(ts: &[&Trained], text: &str, question: &str, cfg: &BeamCo
 }
 
 /// The beams for one source text: its mentions, tokenized once (the
-/// models share the MiniLM tokenizer), encoded by each model, searched.
+/// models share the MiniLM tokenizer), encoded by each model (by its query
+/// checkpoint for the query), searched.
 fn decode_source(ts: &[&Trained], source: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
     let mentions = extract(source);
     let Some(lead) = ts.first() else { return Ok(Vec::new()) };
     let src = lead.tokenizer.encode(source, &mentions, None)?;
-    let encoded: Vec<_> = ts.iter().map(|t| tch::no_grad(|| t.model.encode(&[&src], t.device, false))).collect();
-    let members: Vec<Member> = ts.iter().zip(&encoded).map(|(t, enc)| Member { model: &t.model, enc, vocab: &t.vocab }).collect();
+    let models: Vec<&crate::model::Seq2Seq> = ts.iter().map(|t| t.model_for(cfg.part)).collect();
+    let encoded: Vec<_> = ts.iter().zip(&models).map(|(t, m)| tch::no_grad(|| m.encode(&[&src], t.device, false))).collect();
+    let members: Vec<Member> = ts.iter().zip(&models).zip(&encoded).map(|((t, m), enc)| Member { model: m, enc, vocab: &t.vocab }).collect();
     Ok(ensemble_search(&members, &mentions, cfg.clone()))
 }
 

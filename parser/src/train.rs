@@ -1,12 +1,14 @@
 //! Training: AdamW with warm-up then linear decay, gradient clipping, a
 //! seeded dev set held out of train, early stopping on dev loss, and
 //! checkpoints written atomically (weights as safetensors, config,
-//! vocabulary, metrics) that `--resume` continues from.
+//! vocabulary, metrics) that `--resume` continues from. Sentence units also
+//! keep the checkpoint their dev query units choose ([`QUERY_WEIGHTS`]).
 
 use crate::config::{DevGroups, ModelConfig, TrainConfig};
 use crate::error::ParserError;
 use crate::example::Example;
 use crate::model::Seq2Seq;
+use crate::sentences::QUERY_UNIT;
 use crate::source::{Source, SourceTokenizer};
 use crate::target::{Action, Vocab, BOS, PAD};
 use serde::{Deserialize, Serialize};
@@ -100,7 +102,43 @@ pub struct Metrics {
     pub device: String,
     pub train_cases: usize,
     pub dev_cases: usize,
+    /// Dev query units (sentence units) whose every action the kept query
+    /// checkpoint (`query.safetensors`) ranks first under teacher forcing.
+    #[serde(default)]
+    pub best_query_exact: usize,
+    #[serde(default)]
+    pub best_query_accuracy: f64,
+    #[serde(default)]
+    pub best_query_epoch: usize,
+    /// Every evaluated epoch's dev scores, in order.
+    #[serde(default)]
+    pub history: Vec<EpochScores>,
 }
+
+/// Dev scores after one epoch.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct EpochScores {
+    pub epoch: usize,
+    pub seconds: f64,
+    pub train_loss: f64,
+    #[serde(flatten)]
+    pub dev: DevScores,
+}
+
+/// Teacher-forced dev scores: over all units, and over the query units
+/// (ids ending `#query`) apart, which ask what the facts do not.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct DevScores {
+    pub dev_loss: f64,
+    pub dev_accuracy: f64,
+    pub query_units: usize,
+    /// Query units whose every gold action is ranked first.
+    pub query_exact: usize,
+    pub query_accuracy: f64,
+}
+
+/// Where a run keeps the checkpoint chosen on its dev query units alone.
+pub const QUERY_WEIGHTS: &str = "query.safetensors";
 
 /// Writes `bytes` to `path` atomically (a temporary file, then rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ParserError> {
@@ -333,7 +371,8 @@ pub fn train(
         metrics.step = step;
         if (epoch + 1) % cfg.eval_every.max(1) == 0 || epoch + 1 == cfg.epochs {
             // Without a dev set (tests), the train loss selects.
-            let (dev_loss, dev_acc) = if dev_data.is_empty() { (metrics.train_loss, 0.0) } else { evaluate_loss(&model, &dev_data, device) };
+            let scores = if dev_data.is_empty() { DevScores { dev_loss: metrics.train_loss, ..Default::default() } } else { evaluate(&model, &dev_data, device) };
+            let (dev_loss, dev_acc) = (scores.dev_loss, scores.dev_accuracy);
             metrics.dev_loss = dev_loss;
             metrics.dev_accuracy = dev_acc;
             let better = match cfg.select {
@@ -350,6 +389,16 @@ pub fn train(
             } else {
                 stale += 1;
             }
+            // The query apart: the epoch whose dev queries come out whole
+            // most often, then the one of best query accuracy.
+            let query_better = (scores.query_exact, scores.query_accuracy) > (metrics.best_query_exact, metrics.best_query_accuracy);
+            if scores.query_units > 0 && (metrics.best_query_epoch == 0 || query_better) {
+                metrics.best_query_exact = scores.query_exact;
+                metrics.best_query_accuracy = scores.query_accuracy;
+                metrics.best_query_epoch = epoch + 1;
+                save_weights(&vs, &out.join(QUERY_WEIGHTS))?;
+            }
+            metrics.history.push(EpochScores { epoch: epoch + 1, seconds: metrics.seconds + started.elapsed().as_secs_f64(), train_loss: metrics.train_loss, dev: scores });
         }
         save_weights(&vs, &out.join("last.safetensors"))?;
         let mut snapshot = metrics.clone();
@@ -374,30 +423,50 @@ pub fn train(
 
 /// Mean teacher-forced loss and next-action accuracy over `data`.
 pub fn evaluate_loss(model: &Seq2Seq, data: &[Prepared], device: Device) -> (f64, f64) {
+    let s = evaluate(model, data, device);
+    (s.dev_loss, s.dev_accuracy)
+}
+
+/// Teacher-forced scores over `data`, its query units also apart.
+pub fn evaluate(model: &Seq2Seq, data: &[Prepared], device: Device) -> DevScores {
     if data.is_empty() {
-        return (0.0, 0.0);
+        return DevScores::default();
     }
     let mut loss = 0.0;
     let (mut correct, mut total) = (0, 0);
+    let (mut q_correct, mut q_total) = (0, 0);
+    let mut s = DevScores::default();
     tch::no_grad(|| {
         for p in data {
             let (l, c, t) = batch_loss(model, &[p], device, false);
             loss += l.double_value(&[]);
             correct += c;
             total += t;
+            if p.example.id.ends_with(QUERY_UNIT) {
+                s.query_units += 1;
+                s.query_exact += usize::from(c == t);
+                q_correct += c;
+                q_total += t;
+            }
         }
     });
-    (loss / data.len() as f64, correct as f64 / total.max(1) as f64)
+    s.dev_loss = loss / data.len() as f64;
+    s.dev_accuracy = correct as f64 / total.max(1) as f64;
+    s.query_accuracy = q_correct as f64 / q_total.max(1) as f64;
+    s
 }
 
 /// A trained model loaded from its checkpoint directory.
 pub struct Trained {
     pub model: Seq2Seq,
+    /// The checkpoint chosen on dev query units ([`QUERY_WEIGHTS`]), where
+    /// the run saved one: it asks the query, `model` states the facts.
+    pub query_model: Option<Seq2Seq>,
     pub vocab: Vocab,
     pub tokenizer: SourceTokenizer,
     pub meta: CheckpointMeta,
     pub device: Device,
-    _vs: nn::VarStore,
+    _vs: Vec<nn::VarStore>,
 }
 
 impl Trained {
@@ -407,10 +476,33 @@ impl Trained {
         let meta: CheckpointMeta = serde_json::from_str(&text)?;
         let vocab = Vocab::from_tokens(meta.vocab.clone());
         let tokenizer = SourceTokenizer::from_dir(tokenizer_dir)?;
-        let mut vs = nn::VarStore::new(device);
-        let model = Seq2Seq::new(&meta.model, vocab.len() as i64, tokenizer.cls(), tokenizer.sep(), &vs.root());
-        load_weights(&mut vs, &dir.join("model.safetensors"))?;
-        Ok(Trained { model, vocab, tokenizer, meta, device, _vs: vs })
+        let weights = |file: &Path| -> Result<(Seq2Seq, nn::VarStore), ParserError> {
+            let mut vs = nn::VarStore::new(device);
+            let model = Seq2Seq::new(&meta.model, vocab.len() as i64, tokenizer.cls(), tokenizer.sep(), &vs.root());
+            load_weights(&mut vs, file)?;
+            Ok((model, vs))
+        };
+        let (model, vs) = weights(&dir.join("model.safetensors"))?;
+        let mut stores = vec![vs];
+        let query_file = dir.join(QUERY_WEIGHTS);
+        let query_model = match query_file.is_file() {
+            true => {
+                let (m, vs) = weights(&query_file)?;
+                stores.push(vs);
+                Some(m)
+            }
+            false => None,
+        };
+        Ok(Trained { model, query_model, vocab, tokenizer, meta, device, _vs: stores })
+    }
+
+    /// The model that decodes `part`: the query checkpoint for the query,
+    /// where there is one.
+    pub fn model_for(&self, part: crate::grammar::Part) -> &Seq2Seq {
+        match (part, &self.query_model) {
+            (crate::grammar::Part::Query, Some(q)) => q,
+            _ => &self.model,
+        }
     }
 
     /// Teacher-forced scores of an example's gold actions: for each, its

@@ -249,3 +249,43 @@ fn resuming_with_another_config_is_refused() {
     assert!(train(&more, examples, &[], &minilm_dir().unwrap(), &dir, true, Device::Cpu, &mut ignore).is_ok(), "the same config resumes");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_run_keeps_the_checkpoint_of_its_best_dev_queries_and_decodes_queries_with_it() {
+    let dir = std::env::temp_dir().join(format!("lexlog-query-{}", std::process::id()));
+    let examples = eight_short_cases();
+    let cfg = TrainConfig { unit: lexlog_parser::config::Unit::MarkedSentence, dev_fraction: 0.25, epochs: 60, eval_every: 10, ..tiny_config() };
+    let mut ignore = |_: &lexlog_parser::train::Progress| {};
+    let m = train(&cfg, examples.clone(), &[], &minilm_dir().unwrap(), &dir, false, Device::Cpu, &mut ignore).unwrap();
+    assert_eq!(m.history.iter().map(|h| h.epoch).collect::<Vec<_>>(), (1..=6).map(|e| 10 * e).collect::<Vec<_>>());
+    assert!(m.history.iter().all(|h| h.dev.query_units == 2), "two dev cases, a query each: {:?}", m.history);
+    let best = m.history.iter().map(|h| (h.dev.query_exact, h.dev.query_accuracy)).fold((0, f64::NEG_INFINITY), |a, b| if b > a { b } else { a });
+    let first_best = m.history.iter().find(|h| (h.dev.query_exact, h.dev.query_accuracy) == best).unwrap().epoch;
+    assert_eq!(m.best_query_epoch, first_best);
+    let minilm = minilm_dir().unwrap();
+    assert!(Trained::load(&dir, &minilm, Device::Cpu).unwrap().query_model.is_some(), "{} kept no query checkpoint", dir.display());
+    // The query asked by a checkpoint of its own (here the facts' weights
+    // again, encoded apart) reads as the query asked by the facts' model.
+    let weights = lexlog_parser::train::QUERY_WEIGHTS;
+    std::fs::copy(dir.join("model.safetensors"), dir.join(weights)).unwrap();
+    let apart = Trained::load(&dir, &minilm, Device::Cpu).unwrap();
+    std::fs::remove_file(dir.join(weights)).unwrap();
+    let shared = Trained::load(&dir, &minilm, Device::Cpu).unwrap();
+    assert!(shared.query_model.is_none());
+    let data = Dataset::load_default().unwrap();
+    let mut read_some = 0;
+    for e in &examples[..3] {
+        let case = data.case(&e.id).unwrap();
+        let decode = |t: &Trained| lexlog_parser::sentences::decode_case(t, &case.text, &case.question, &BeamConfig { k: 2, max_len: 200, ..Default::default() }).unwrap();
+        let read = |t: &Trained| decode(t).into_iter().map(|b| (b.text, (b.logprob * 1e4).round())).collect::<Vec<_>>();
+        let beams = read(&shared);
+        read_some += usize::from(!beams.is_empty());
+        assert_eq!(read(&apart), beams, "{}", e.id);
+    }
+    assert!(read_some > 0, "no case read at all");
+    // Without dev cases no query checkpoint is kept.
+    std::fs::remove_dir_all(&dir).ok();
+    train(&TrainConfig { dev_fraction: 0.0, epochs: 1, ..cfg }, examples, &[], &minilm, &dir, false, Device::Cpu, &mut ignore).unwrap();
+    assert!(!dir.join(weights).exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
