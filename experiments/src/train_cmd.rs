@@ -55,6 +55,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         &cfg,
         train,
         &crate::parser_cmd::statute_ids(&data),
+        Some(crate::joint::query_signatures(&lexlog_solver::Solver::new()?)),
         &minilm_dir()?,
         &args.out,
         args.resume,

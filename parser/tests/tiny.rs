@@ -51,7 +51,7 @@ fn tiny_model_overfits_eight_cases_with_readable_sorted_beams() {
     let dir = std::env::temp_dir().join(format!("lexlog-tiny-{}", std::process::id()));
     let examples = eight_short_cases();
     let mut ignore = |_: &lexlog_parser::train::Progress| {};
-    train(&tiny_config(), examples.clone(), &[], &minilm_dir().unwrap(), &dir, false, Device::Cpu, &mut ignore).unwrap();
+    train(&tiny_config(), examples.clone(), &[], None, &minilm_dir().unwrap(), &dir, false, Device::Cpu, &mut ignore).unwrap();
     let t = Trained::load(&dir, &minilm_dir().unwrap(), Device::Cpu).unwrap();
     let mut exact = 0;
     for e in &examples {
@@ -187,7 +187,7 @@ fn reads_cases_back_by(unit: lexlog_parser::config::Unit) {
     let examples: Vec<Example> = cases.iter().map(|c| Example::from_case(c)).collect();
     let cfg = TrainConfig { unit, epochs: 300, ..tiny_config() };
     let mut ignore = |_: &lexlog_parser::train::Progress| {};
-    train(&cfg, examples, &[], &minilm_dir().unwrap(), &dir, false, Device::Cpu, &mut ignore).unwrap();
+    train(&cfg, examples, &[], None, &minilm_dir().unwrap(), &dir, false, Device::Cpu, &mut ignore).unwrap();
     let t = Trained::load(&dir, &minilm_dir().unwrap(), Device::Cpu).unwrap();
     let mut exact = 0;
     for case in &cases {
@@ -241,12 +241,12 @@ fn resuming_with_another_config_is_refused() {
     let examples = eight_short_cases();
     let mut ignore = |_: &lexlog_parser::train::Progress| {};
     let cfg = TrainConfig { epochs: 1, ..tiny_config() };
-    train(&cfg, examples.clone(), &[], &minilm_dir().unwrap(), &dir, false, Device::Cpu, &mut ignore).unwrap();
+    train(&cfg, examples.clone(), &[], None, &minilm_dir().unwrap(), &dir, false, Device::Cpu, &mut ignore).unwrap();
     let other = TrainConfig { seed: 8, epochs: 2, ..tiny_config() };
-    let err = train(&other, examples.clone(), &[], &minilm_dir().unwrap(), &dir, true, Device::Cpu, &mut ignore).unwrap_err();
+    let err = train(&other, examples.clone(), &[], None, &minilm_dir().unwrap(), &dir, true, Device::Cpu, &mut ignore).unwrap_err();
     assert!(err.to_string().contains("another training config"), "{err}");
     let more = TrainConfig { epochs: 1, ..tiny_config() };
-    assert!(train(&more, examples, &[], &minilm_dir().unwrap(), &dir, true, Device::Cpu, &mut ignore).is_ok(), "the same config resumes");
+    assert!(train(&more, examples, &[], None, &minilm_dir().unwrap(), &dir, true, Device::Cpu, &mut ignore).is_ok(), "the same config resumes");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -256,11 +256,12 @@ fn a_run_keeps_the_checkpoint_of_its_best_dev_queries_and_decodes_queries_with_i
     let examples = eight_short_cases();
     let cfg = TrainConfig { unit: lexlog_parser::config::Unit::MarkedSentence, dev_fraction: 0.25, epochs: 60, eval_every: 10, ..tiny_config() };
     let mut ignore = |_: &lexlog_parser::train::Progress| {};
-    let m = train(&cfg, examples.clone(), &[], &minilm_dir().unwrap(), &dir, false, Device::Cpu, &mut ignore).unwrap();
+    let m = train(&cfg, examples.clone(), &[], None, &minilm_dir().unwrap(), &dir, false, Device::Cpu, &mut ignore).unwrap();
     assert_eq!(m.history.iter().map(|h| h.epoch).collect::<Vec<_>>(), (1..=6).map(|e| 10 * e).collect::<Vec<_>>());
     assert!(m.history.iter().all(|h| h.dev.query_units == 2), "two dev cases, a query each: {:?}", m.history);
-    let best = m.history.iter().map(|h| (h.dev.query_exact, h.dev.query_accuracy)).fold((0, f64::NEG_INFINITY), |a, b| if b > a { b } else { a });
-    let first_best = m.history.iter().find(|h| (h.dev.query_exact, h.dev.query_accuracy) == best).unwrap().epoch;
+    let score = |h: &lexlog_parser::train::EpochScores| (h.dev.query_decoded, h.dev.query_exact, h.dev.query_accuracy);
+    let best = m.history.iter().map(score).fold((0, 0, f64::NEG_INFINITY), |a, b| if b > a { b } else { a });
+    let first_best = m.history.iter().find(|h| score(h) == best).unwrap().epoch;
     assert_eq!(m.best_query_epoch, first_best);
     let minilm = minilm_dir().unwrap();
     assert!(Trained::load(&dir, &minilm, Device::Cpu).unwrap().query_model.is_some(), "{} kept no query checkpoint", dir.display());
@@ -285,7 +286,7 @@ fn a_run_keeps_the_checkpoint_of_its_best_dev_queries_and_decodes_queries_with_i
     assert!(read_some > 0, "no case read at all");
     // Without dev cases no query checkpoint is kept.
     std::fs::remove_dir_all(&dir).ok();
-    train(&TrainConfig { dev_fraction: 0.0, epochs: 1, ..cfg }, examples, &[], &minilm, &dir, false, Device::Cpu, &mut ignore).unwrap();
+    train(&TrainConfig { dev_fraction: 0.0, epochs: 1, ..cfg }, examples, &[], None, &minilm, &dir, false, Device::Cpu, &mut ignore).unwrap();
     assert!(!dir.join(weights).exists());
     std::fs::remove_dir_all(&dir).ok();
 }
