@@ -5,13 +5,13 @@
 //! keep the checkpoint their dev query units choose ([`QUERY_WEIGHTS`]).
 
 use crate::config::{DevGroups, ModelConfig, TrainConfig};
+use crate::decode::{beam_search, BeamConfig};
 use crate::error::ParserError;
 use crate::example::Example;
+use crate::grammar::{Part, Signatures};
 use crate::model::Seq2Seq;
 use crate::sentences::QUERY_UNIT;
 use crate::source::{Source, SourceTokenizer};
-use crate::decode::{beam_search, BeamConfig};
-use crate::grammar::{Part, Signatures};
 use crate::target::{render, Action, Vocab, BOS, PAD};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -131,8 +131,9 @@ pub struct EpochScores {
     pub dev: DevScores,
 }
 
-/// Teacher-forced dev scores: over all units, and over the query units
-/// (ids ending `#query`) apart, which ask what the facts do not.
+/// Dev scores: teacher-forced over all units, and over the query units
+/// (ids ending `#query`) apart, which ask what the facts do not, also as
+/// decoded.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct DevScores {
     pub dev_loss: f64,
@@ -438,13 +439,8 @@ pub fn train(
     Ok(metrics)
 }
 
-/// Mean teacher-forced loss and next-action accuracy over `data`.
-pub fn evaluate_loss(model: &Seq2Seq, data: &[Prepared], device: Device) -> (f64, f64) {
-    let s = evaluate(model, data, device);
-    (s.dev_loss, s.dev_accuracy)
-}
-
-/// Teacher-forced scores over `data`, its query units also apart.
+/// Mean teacher-forced loss and next-action accuracy over `data`, and the
+/// same over its query units apart.
 pub fn evaluate(model: &Seq2Seq, data: &[Prepared], device: Device) -> DevScores {
     if data.is_empty() {
         return DevScores::default();
