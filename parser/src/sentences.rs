@@ -230,9 +230,10 @@ fn decode_marked(ts: &[&Trained], text: &str, question: &str, cfg: &BeamConfig) 
     let mentions: Vec<Vec<Mention>> = parts.iter().map(|&(range, _)| focused(all.clone(), range)).collect();
     let sources = parts.iter().zip(&mentions).map(|(&(range, _), ms)| lead.tokenizer.encode(&source, ms, Some(range))).collect::<Result<Vec<_>, _>>()?;
     let refs: Vec<&crate::source::Source> = sources.iter().collect();
-    let encoded: Vec<_> = ts.iter().map(|t| tch::no_grad(|| t.model.encode(&refs, t.device, false))).collect();
-    let select = |t: &Trained, enc: &crate::model::Encoded, i: usize| enc.select(&tch::Tensor::from_slice(&[i as i64]).to(t.device));
     let q = parts.len() - 1;
+    // The facts' weights encode the question too unless a query checkpoint does.
+    let encoded: Vec<_> = ts.iter().map(|t| tch::no_grad(|| t.model.encode(if t.query_model.is_some() { &refs[..q] } else { &refs }, t.device, false))).collect();
+    let select = |t: &Trained, enc: &crate::model::Encoded, i: usize| enc.select(&tch::Tensor::from_slice(&[i as i64]).to(t.device));
     let mut beams = Vec::new();
     for (i, ms) in mentions[..q].iter().enumerate() {
         let own: Vec<_> = ts.iter().zip(&encoded).map(|(t, enc)| select(t, enc, i)).collect();

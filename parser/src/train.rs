@@ -105,15 +105,8 @@ pub struct Metrics {
     pub device: String,
     pub train_cases: usize,
     pub dev_cases: usize,
-    /// Dev query units (sentence units) that the kept query checkpoint
-    /// (`query.safetensors`) decodes right, and whose every action it ranks
-    /// first under teacher forcing.
-    #[serde(default)]
-    pub best_query_decoded: usize,
-    #[serde(default)]
-    pub best_query_exact: usize,
-    #[serde(default)]
-    pub best_query_accuracy: f64,
+    /// The epoch kept as the query checkpoint (`query.safetensors`; its
+    /// scores are in `history`), 0 for none.
     #[serde(default)]
     pub best_query_epoch: usize,
     /// Every evaluated epoch's dev scores, in order.
@@ -146,6 +139,15 @@ pub struct DevScores {
     /// Query units whose every gold action is ranked first.
     pub query_exact: usize,
     pub query_accuracy: f64,
+}
+
+impl DevScores {
+    /// How the query checkpoint is chosen: most dev queries decoded right,
+    /// then most query units whole under teacher forcing, then query
+    /// accuracy.
+    pub fn query_score(&self) -> (usize, usize, f64) {
+        (self.query_decoded, self.query_exact, self.query_accuracy)
+    }
 }
 
 /// Where a run keeps the checkpoint chosen on its dev query units alone.
@@ -404,15 +406,9 @@ pub fn train(
             } else {
                 stale += 1;
             }
-            // The query apart: the epoch that decodes most dev queries
-            // right, then the one whose queries come out whole under teacher
-            // forcing most often, then the one of best query accuracy.
-            let query_score = (scores.query_decoded, scores.query_exact, scores.query_accuracy);
-            let query_better = query_score > (metrics.best_query_decoded, metrics.best_query_exact, metrics.best_query_accuracy);
-            if scores.query_units > 0 && (metrics.best_query_epoch == 0 || query_better) {
-                metrics.best_query_decoded = scores.query_decoded;
-                metrics.best_query_exact = scores.query_exact;
-                metrics.best_query_accuracy = scores.query_accuracy;
+            // The query apart (the earliest of equal scores).
+            let kept = metrics.history.iter().find(|h| h.epoch == metrics.best_query_epoch);
+            if scores.query_units > 0 && kept.is_none_or(|h| scores.query_score() > h.dev.query_score()) {
                 metrics.best_query_epoch = epoch + 1;
                 save_weights(&vs, &out.join(QUERY_WEIGHTS))?;
             }
@@ -524,9 +520,9 @@ impl Trained {
 
     /// The model that decodes `part`: the query checkpoint for the query,
     /// where there is one.
-    pub fn model_for(&self, part: crate::grammar::Part) -> &Seq2Seq {
+    pub fn model_for(&self, part: Part) -> &Seq2Seq {
         match (part, &self.query_model) {
-            (crate::grammar::Part::Query, Some(q)) => q,
+            (Part::Query, Some(q)) => q,
             _ => &self.model,
         }
     }
