@@ -16,6 +16,10 @@ pub enum ParserCommand {
     Units {
         /// The case's id (its file name without `.pl`).
         case: String,
+        /// Show instead the copy that training's `augment_since` adds: its
+        /// "from Y1 to Y2" sentence said with "since" a date of Y1.
+        #[arg(long)]
+        since: bool,
     },
     /// How sure a trained model is of a case's gold units: each unit's
     /// teacher-forced log-probability, and every gold token it gives less
@@ -76,11 +80,17 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
                 println!("  most frequent unknown: {:?}", &top[..top.len().min(15)]);
             }
         }
-        ParserCommand::Units { case } => {
-            let case = data.case(&case).with_context(|| format!("no case {case:?} in SARA"))?;
-            let sentences = lexlog_parser::sentences::split(&case.text).into_iter().map(|(s, e)| &case.text[s..e]);
-            let said = sentences.chain([case.question.as_str()]);
-            for (unit, said) in lexlog_parser::sentences::units(&[Example::from_case(case)]).iter().zip(said) {
+        ParserCommand::Units { case: id, since } => {
+            let case = data.case(&id).with_context(|| format!("no case {id:?} in SARA"))?;
+            let mut example = Example::from_case(case);
+            if since {
+                example = lexlog_parser::since::since_variant(&example, 0)
+                    .with_context(|| format!("case {id}: no \"from Y1 to Y2\" sentence whose facts can be said with \"since\""))?;
+            }
+            let (text, question) = example.source.split_once(lexlog_parser::mentions::QUESTION_MARKER).context("a source without its question")?;
+            let sentences = lexlog_parser::sentences::split(text).into_iter().map(|(s, e)| &text[s..e]);
+            let said = sentences.chain([question]);
+            for (unit, said) in lexlog_parser::sentences::units(std::slice::from_ref(&example)).iter().zip(said) {
                 println!("# {}: {said}\n{}", unit.id, lexlog_parser::target::render(&unit.target));
             }
         }

@@ -13,6 +13,7 @@ pub mod grammar;
 pub mod mentions;
 pub mod model;
 pub mod sentences;
+pub mod since;
 pub mod source;
 pub mod target;
 pub mod train;

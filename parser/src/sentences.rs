@@ -291,7 +291,7 @@ fn decode_source(ts: &[&Trained], source: &str, cfg: &BeamConfig) -> Result<Vec<
 /// two sentences give them ("From 2004 to 2019, Bob furnished the costs
 /// ..." and "Charlie was a qualifying child of Bob under section 152(c)
 /// from 2004 to 2019").
-fn split_groups(ir: &CaseIr) -> CaseIr {
+pub(crate) fn split_groups(ir: &CaseIr) -> CaseIr {
     let facts = ir
         .facts
         .iter()

@@ -303,6 +303,10 @@ pub fn train(
     std::fs::create_dir_all(out).map_err(|source| ParserError::Io { path: out.to_path_buf(), source })?;
     let (train_set, dev_set) = split_dev(train_examples, cfg.dev_fraction, cfg.seed, cfg.dev_groups);
     let mut train_set = if cfg.augment { crate::augment::augment(train_set, cfg.seed, crate::augment::Moves { years: cfg.augment_years, percentages: cfg.augment_percentages }) } else { train_set };
+    if cfg.augment_since {
+        let since: Vec<Example> = train_set.iter().enumerate().filter_map(|(i, e)| crate::since::since_variant(e, cfg.seed.wrapping_add(i as u64))).collect();
+        train_set.extend(since);
+    }
     if cfg.recombine > 0 {
         let combined = crate::augment::recombine(&train_set, cfg.recombine, cfg.seed);
         train_set.extend(combined);

@@ -37,6 +37,7 @@ fn tiny_config() -> TrainConfig {
         augment: false,
         augment_years: false,
         augment_percentages: true,
+        augment_since: false,
         recombine: 0,
         eval_every: 50,
         max_seconds: None,
