@@ -119,8 +119,9 @@ pub struct TrainConfig {
     /// (and the rest a "remaining" share leaves); on unless set false.
     #[serde(default = "yes")]
     pub augment_percentages: bool,
-    /// Also give every train case (and copy) with a "from Y1 to Y2"
-    /// sentence with "since" a date of Y1 there, and SARA's facts for it.
+    /// Also train on every train case (and copy) with a "from Y1 to Y2"
+    /// sentence said with "since" a date of Y1 there, and SARA's facts for
+    /// it: that sentence's unit alone (the whole copy for case units).
     #[serde(default)]
     pub augment_since: bool,
     /// Add this many recombinations (one case's text, then another's text

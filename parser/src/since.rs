@@ -9,7 +9,8 @@
 
 use crate::example::Example;
 use crate::mentions::{extract, QUESTION_MARKER};
-use crate::sentences::{align, split, split_groups};
+use crate::config::Unit;
+use crate::sentences::{align, split, split_groups, units_for};
 use crate::target::{lex, render};
 use lexlog_data::{linear, CaseIr, Domain, Event, Fact, ForEach, Role, Term, Value};
 use chrono::{Datelike, NaiveDate};
@@ -26,6 +27,27 @@ const MONTHS: [&str; 12] =
 /// stay faithful (a date inside the range other than its first and last
 /// day, a series over other years or of other dates).
 pub fn since_variant(e: &Example, salt: u64) -> Option<Example> {
+    variant_at(e, salt).map(|(v, _)| v)
+}
+
+/// What `augment_since` trains on: each case's [`since_variant`] (salted
+/// by `seed` and its index), as `unit`s; of a sentence unit's copy only the
+/// rewritten sentence, the rest being its original's.
+pub fn since_units(cases: &[Example], unit: Unit, seed: u64) -> Vec<Example> {
+    let variants = cases.iter().enumerate().filter_map(|(i, e)| variant_at(e, seed.wrapping_add(i as u64)));
+    match unit {
+        Unit::Case => variants.map(|(v, _)| v).collect(),
+        _ => variants
+            .flat_map(|(v, i)| {
+                let id = format!("{}#{i}", v.id);
+                units_for(std::slice::from_ref(&v), unit).into_iter().filter(move |u| u.id == id)
+            })
+            .collect(),
+    }
+}
+
+/// [`since_variant`] and the index of the sentence it rewrites.
+fn variant_at(e: &Example, salt: u64) -> Option<(Example, usize)> {
     let (text, question) = e.source.split_once(QUESTION_MARKER)?;
     let spans = split(text);
     let (i, (from, to), at) = spans.iter().enumerate().find_map(|(i, &(s, t))| range_in(&text[s..t]).map(|(r, at)| (i, r, at)))?;
@@ -69,7 +91,7 @@ pub fn since_variant(e: &Example, salt: u64) -> Option<Example> {
     let source = format!("{}{sentence}{}{QUESTION_MARKER}{question}", &text[..s], &text[t..]);
     let ir = linear::canonical_ids(&CaseIr { facts: join_groups(facts), query: ir.query.clone() });
     let target = lex(&linear::print(&ir));
-    Some(Example { id: format!("{}~since", e.id), mentions: extract(&source), source, target, focus: None })
+    Some((Example { id: format!("{}~since", e.id), mentions: extract(&source), source, target, focus: None }, i))
 }
 
 /// Groups over the same values joined into the first, as folding writes
@@ -248,6 +270,23 @@ mod tests {
         let units = crate::sentences::units(&[v]);
         assert!(render(&units[1].target).contains("for Y in 2005 .. 2104"), "{}", render(&units[1].target));
         assert!(units[0].target.iter().all(|t| !matches!(t, crate::target::Token::Sym(s) if s == "payment")));
+    }
+
+    #[test]
+    fn a_sentence_units_copy_is_its_rewritten_sentence_alone() {
+        let e = example(
+            "Alice married Bob in 1992. Alice and Bob file jointly from 2017 to 2019.",
+            "Is Alice married?",
+            "marriage e1 agent=alice agent=bob start=1992-12-31\nfor Y in 2017..2019 {\n joint_return e2_{Y} agent=alice agent=bob start=first_day(Y) end=last_day(Y)\n}\nquery s7703 alice _ 2018\n",
+        );
+        for unit in [Unit::Sentence, Unit::MarkedSentence] {
+            let units = since_units(std::slice::from_ref(&e), unit, 12);
+            assert_eq!(units.len(), 1);
+            assert_eq!(units[0].id, "x~since#1");
+            assert!(render(&units[0].target).starts_with("joint_return e1 agent = alice agent = bob start = 2017-03-02 end = 2017-12-31"));
+        }
+        let whole = since_units(&[e], Unit::Case, 12);
+        assert!(whole.len() == 1 && render(&whole[0].target).contains("query s7703"));
     }
 
     #[test]

@@ -303,16 +303,14 @@ pub fn train(
     std::fs::create_dir_all(out).map_err(|source| ParserError::Io { path: out.to_path_buf(), source })?;
     let (train_set, dev_set) = split_dev(train_examples, cfg.dev_fraction, cfg.seed, cfg.dev_groups);
     let mut train_set = if cfg.augment { crate::augment::augment(train_set, cfg.seed, crate::augment::Moves { years: cfg.augment_years, percentages: cfg.augment_percentages }) } else { train_set };
-    if cfg.augment_since {
-        let since: Vec<Example> = train_set.iter().enumerate().filter_map(|(i, e)| crate::since::since_variant(e, cfg.seed.wrapping_add(i as u64))).collect();
-        train_set.extend(since);
-    }
+    let since = if cfg.augment_since { crate::since::since_units(&train_set, cfg.unit, cfg.seed) } else { Vec::new() };
     if cfg.recombine > 0 {
         let combined = crate::augment::recombine(&train_set, cfg.recombine, cfg.seed);
         train_set.extend(combined);
     }
     // Sentence units after the dev split: a case's sentences stay together.
-    let (train_set, dev_set) = (crate::sentences::units_for(&train_set, cfg.unit), crate::sentences::units_for(&dev_set, cfg.unit));
+    let (mut train_set, dev_set) = (crate::sentences::units_for(&train_set, cfg.unit), crate::sentences::units_for(&dev_set, cfg.unit));
+    train_set.extend(since);
     let vocab = Vocab::build(train_set.iter().map(|e| (e.target.as_slice(), e.mentions.as_slice())), extra_vocab);
     let tok = SourceTokenizer::from_dir(tokenizer_dir)?;
     let train_data = prepare(train_set, &tok, &vocab)?;
