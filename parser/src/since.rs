@@ -8,15 +8,12 @@
 //! sentence it has with either time expression.
 
 use crate::example::Example;
-use crate::mentions::{extract, QUESTION_MARKER};
+use crate::mentions::{extract, QUESTION_MARKER, SERIES_HORIZON};
 use crate::config::Unit;
 use crate::sentences::{align, split, split_groups, units_for};
 use crate::target::{lex, render};
 use lexlog_data::{linear, CaseIr, Domain, Event, Fact, ForEach, Role, Term, Value};
 use chrono::{Datelike, NaiveDate};
-
-/// How many years on SARA stops a "since" series.
-const HORIZON: i32 = 100;
 
 const MONTHS: [&str; 12] =
     ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
@@ -208,7 +205,7 @@ fn series_since(g: &ForEach, (from, to): (i32, i32), date: NaiveDate, n: usize) 
         })
         .collect();
     let partial = Fact::Event(Event { kind: ev.kind, id: Term::name(format!("since_first_year_{n}")), roles });
-    let domain = Domain::Range { from: i64::from(from) + 1, to: i64::from(from + HORIZON) };
+    let domain = Domain::Range { from: i64::from(from) + 1, to: i64::from(from) + SERIES_HORIZON };
     Some((partial, ForEach { domain, ..g.clone() }))
 }
 
