@@ -35,6 +35,10 @@ pub struct EvalParserArgs {
     /// Where a query's names come from: the question only, or the whole text
     #[arg(long, value_enum, default_value_t = QueryNames::default_for(&BeamConfig::default()))]
     query_names: QueryNames,
+    /// Leave the query's event arguments as decoded, even where they name
+    /// no event of a kind the section asks of (for comparison).
+    #[arg(long)]
+    keep_query_events: bool,
     /// Also print a line per case: gold facts (unrolled), true and false
     /// positives, misses, exact, query, rank of the gold IR among the beams.
     #[arg(long)]
@@ -122,7 +126,9 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     anyhow::ensure!(!(args.dev && !args.common.ensemble.is_empty()), "--dev holds --model's dev cases, which the ensemble's other models may have trained on");
     let models = crate::joint::load_models(&args.common.model, &args.common.ensemble)?;
     let models: Vec<&Trained> = models.iter().collect();
-    let signatures = crate::joint::query_signatures(&lexlog_solver::Solver::new()?);
+    let solver = lexlog_solver::Solver::new()?;
+    let signatures = crate::joint::query_signatures(&solver);
+    let event_slots = (!args.keep_query_events).then(|| crate::joint::query_event_slots(&solver));
     let mut saved = match &args.save_beams {
         Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?)),
         None => None,
@@ -141,7 +147,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         .collect();
     for case in &cases {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
-        let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, query_names_from_question: args.query_names == QueryNames::Question, ..Default::default() };
+        let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, query_names_from_question: args.query_names == QueryNames::Question, event_slots: event_slots.clone(), ..Default::default() };
         let beams = decode_ensemble(&models, &case.text, &case.question, &cfg)?;
         let c = beams.first().map_or(compare(&lexlog_data::CaseIr::default(), &gold), |b| compare(&b.ir, &gold));
         ranks.push(beams.iter().position(|b| compare(&b.ir, &gold).exact));

@@ -6,13 +6,14 @@ use crate::model::{Encoded, Seq2Seq};
 use crate::grammar::{expected_part, Part, Signatures};
 use crate::target::{render, Token, Vocab, BOS, EOS, PAD, UNK};
 use crate::mentions::Mention;
+use crate::query_events::EventSlots;
 use lexlog_data::{linear, CaseIr};
 use std::sync::Arc;
 use tch::{Kind, Tensor};
 
 /// Changes whenever decoding may give other beams (cached beams of an older
 /// version are not reused).
-pub const VERSION: u32 = 12;
+pub const VERSION: u32 = 13;
 
 /// One finished hypothesis.
 #[derive(Debug, Clone)]
@@ -40,11 +41,15 @@ pub struct BeamConfig {
     /// A query's names are ones the question mentions
     /// ([`crate::grammar::Expected::names_from_question`]).
     pub query_names_from_question: bool,
+    /// The event kinds of the query predicates' places (from the solver's
+    /// rules): when given, a joined case's query names events of those
+    /// kinds where its facts declare one ([`crate::query_events`]).
+    pub event_slots: Option<Arc<EventSlots>>,
 }
 
 impl Default for BeamConfig {
     fn default() -> Self {
-        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole, query_names_from_question: false }
+        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole, query_names_from_question: false, event_slots: None }
     }
 }
 

@@ -9,6 +9,7 @@ use crate::example::{source_text, Example};
 use crate::grammar::Part;
 use crate::config::Unit;
 use crate::mentions::{extract, focused, Mention, QUESTION_MARKER};
+use crate::query_events::{repoint, EventSlots};
 use crate::target::{earlier_event, event_number, lex, max_event, render, shift_events, Token, PREVIOUS};
 use crate::train::Trained;
 use crate::ParserError;
@@ -83,8 +84,9 @@ fn units_of(cases: &[Example], marked: bool) -> Vec<Example> {
 /// One case's linear form from its sentences' facts (ids numbered within
 /// each) and its query: ids shifted past the sentences before, and each
 /// `prev_KIND` the last event of that kind the sentences before declare;
-/// `None` if there is none.
-pub fn join(facts: &[&str], query: &str) -> Option<String> {
+/// `None` if there is none. With `slots`, the query's event arguments are
+/// checked against the facts' events ([`crate::query_events::repoint`]).
+pub fn join(facts: &[&str], query: &str, slots: Option<&EventSlots>) -> Option<String> {
     let mut tokens: Vec<Token> = Vec::new();
     let mut offset = 0;
     let mut last: std::collections::HashMap<String, String> = Default::default();
@@ -109,6 +111,9 @@ pub fn join(facts: &[&str], query: &str) -> Option<String> {
         offset += max_event(&own);
     }
     tokens.extend(lex(query));
+    if let Some(slots) = slots {
+        repoint(&mut tokens, slots);
+    }
     Some(render(&tokens))
 }
 
@@ -166,7 +171,8 @@ impl Earlier {
 /// the sum of the units' length-normalised scores (each unit's beams come
 /// in that order): every unit's best beam, then the combinations that give
 /// up least. A reading's log-probability is the sum of its units'.
-fn combine(units: &[Vec<Beam>], query: &[Beam], k: usize, length_alpha: f64) -> Vec<Beam> {
+fn combine(units: &[Vec<Beam>], query: &[Beam], cfg: &BeamConfig) -> Vec<Beam> {
+    let (k, length_alpha) = (cfg.k, cfg.length_alpha);
     let mut parts: Vec<&[Beam]> = units.iter().map(Vec::as_slice).collect();
     parts.push(query);
     if parts.iter().any(|p| p.is_empty()) {
@@ -186,7 +192,7 @@ fn combine(units: &[Vec<Beam>], query: &[Beam], k: usize, length_alpha: f64) -> 
         let (_, choice) = frontier.swap_remove(best);
         let texts_chosen: Vec<&str> = choice.iter().zip(&parts).map(|(&i, p)| p[i].text.as_str()).collect();
         let (facts, query) = texts_chosen.split_at(units.len());
-        let text = join(facts, query[0]);
+        let text = join(facts, query[0], cfg.event_slots.as_deref());
         if let Some(Ok(ir)) = text.as_deref().map(linear::parse) {
             let text = text.unwrap_or_default();
             if texts.insert(text.clone()) {
@@ -214,7 +220,7 @@ fn decode_by_sentence(ts: &[&Trained], text: &str, question: &str, cfg: &BeamCon
         units.push(decode(sentence_source(text, &text[s..e]), Part::Facts)?);
     }
     let query = decode(source_text(text, question), Part::Query)?;
-    Ok(combine(&units, &query, cfg.k, cfg.length_alpha))
+    Ok(combine(&units, &query, cfg))
 }
 
 /// As [`decode_by_sentence`] for models of marked sentences: each model
@@ -250,7 +256,7 @@ fn decode_marked(ts: &[&Trained], text: &str, question: &str, cfg: &BeamConfig) 
         .collect();
     let members: Vec<Member> = ts.iter().zip(&asked).map(|(t, enc)| Member { model: t.model_for(Part::Query), enc, vocab: &t.vocab }).collect();
     let query = ensemble_search(&members, &mentions[q], BeamConfig { part: Part::Query, ..cfg.clone() });
-    Ok(combine(&beams, &query, cfg.k, cfg.length_alpha))
+    Ok(combine(&beams, &query, cfg))
 }
 
 /// The k best readings of a case, whatever unit the model was trained on.
@@ -531,16 +537,16 @@ mod tests {
         // The payment stays with its sentence, naming the marriage before.
         assert_eq!(render(&u[0].target).trim(), "marriage e1 agent = alice agent = bob start = 1992-02-03");
         assert!(render(&u[1].target).contains("payment e1 agent = bob") && render(&u[1].target).contains("purpose = prev_marriage"), "{}", render(&u[1].target));
-        let joined = join(&[&render(&u[0].target), &render(&u[1].target)], &render(&u[2].target)).unwrap();
+        let joined = join(&[&render(&u[0].target), &render(&u[1].target)], &render(&u[2].target), None).unwrap();
         assert_eq!(linear::parse(&joined).unwrap(), ir);
         // No marriage before: the reference does not resolve.
-        assert_eq!(join(&[&render(&u[1].target)], &render(&u[2].target)), None);
+        assert_eq!(join(&[&render(&u[1].target)], &render(&u[2].target), None), None);
         assert_eq!(render(&u[2].target).trim(), "query tax alice 2017");
         let beam = |t: &str, lp: f64| Beam { actions: Vec::new(), logprob: lp, text: t.into(), ir: parse(t).unwrap_or_default() };
         let one = vec![beam("marriage e1 agent=alice\n", -0.1), beam("death e1 agent=bob\n", -2.0)];
         let two = vec![beam("payment e1 agent=bob purpose=e1\n", -0.2), beam("", -0.5)];
         let q = vec![beam("query tax alice 2017\n", 0.0)];
-        let c = combine(&[one, two], &q, 3, 0.6);
+        let c = combine(&[one, two], &q, &BeamConfig { k: 3, length_alpha: 0.6, ..Default::default() });
         assert_eq!(c.len(), 3);
         assert!(c[0].text.contains("marriage e1") && c[0].text.contains("payment e2 agent = bob purpose = e2"), "{}", c[0].text);
         assert!((c[1].logprob - -0.6).abs() < 1e-9 && (c[2].logprob - -2.2).abs() < 1e-9);

@@ -16,7 +16,7 @@ fn joined_gold_units_give_back_the_gold_ir() {
         let (query, facts) = u.split_last().expect("a query unit");
         let texts: Vec<String> = facts.iter().map(|e| render(&e.target)).collect();
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-        let text = join(&refs, &render(&query.target)).unwrap_or_else(|| panic!("{}: a reference to an earlier event does not resolve", case.id));
+        let text = join(&refs, &render(&query.target), None).unwrap_or_else(|| panic!("{}: a reference to an earlier event does not resolve", case.id));
         let joined = linear::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", case.id));
         let c = compare(&joined, &linear::canonical_ids(&case.ir));
         if c.exact {

@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod engine;
+pub mod event_kinds;
 mod error;
 pub mod lang;
 pub mod money;

@@ -162,6 +162,28 @@ impl Solver {
         out
     }
 
+    /// The event kinds each place of a query predicate takes, by name
+    /// (`stated_` dropped, as in [`Solver::query_signatures`]) and arity;
+    /// only places the rules give kinds ([`crate::event_kinds`]).
+    pub fn query_event_kinds(&self) -> HashMap<(String, usize), Vec<Vec<lexlog_data::EventKind>>> {
+        let mut out: HashMap<(String, usize), Vec<Vec<lexlog_data::EventKind>>> = HashMap::new();
+        for ((name, arity), places) in crate::event_kinds::by_name(&self.program) {
+            let name = name.strip_prefix("stated_").unwrap_or(&name).to_string();
+            if lexlog_data::Predicate::parse(&name).is_none() || places.iter().all(|k| k.is_empty()) {
+                continue;
+            }
+            let merged = out.entry((name, arity)).or_insert_with(|| vec![Vec::new(); arity]);
+            for (m, k) in merged.iter_mut().zip(places) {
+                for kind in k.kinds() {
+                    if !m.contains(&kind) {
+                        m.push(kind);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     fn pred_id(&self, loaded: &mut Loaded, name: &str, arity: usize) -> PredId {
         if let Some(p) = self.program.find(name, arity) {
             return p;
