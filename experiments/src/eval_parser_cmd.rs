@@ -39,6 +39,10 @@ pub struct EvalParserArgs {
     /// no event of a kind the section asks of (for comparison).
     #[arg(long)]
     keep_query_events: bool,
+    /// A query goal names a person in one place only, but where a rule's
+    /// head fills both places with one variable.
+    #[arg(long)]
+    distinct_names: bool,
     /// Also print a line per case: gold facts (unrolled), true and false
     /// positives, misses, exact, query, rank of the gold IR among the beams.
     #[arg(long)]
@@ -128,6 +132,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let models: Vec<&Trained> = models.iter().collect();
     let solver = lexlog_solver::Solver::new()?;
     let signatures = crate::joint::query_signatures(&solver);
+    let shared_places = args.distinct_names.then(|| std::sync::Arc::new(solver.query_shared_places()));
     let event_slots = (!args.keep_query_events).then(|| crate::joint::query_event_slots(&solver));
     let mut saved = match &args.save_beams {
         Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?)),
@@ -147,7 +152,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         .collect();
     for case in &cases {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
-        let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, query_names_from_question: args.query_names == QueryNames::Question, event_slots: event_slots.clone(), ..Default::default() };
+        let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, query_names_from_question: args.query_names == QueryNames::Question, event_slots: event_slots.clone(), shared_places: shared_places.clone(), ..Default::default() };
         let beams = decode_ensemble(&models, &case.text, &case.question, &cfg)?;
         let c = beams.first().map_or(compare(&lexlog_data::CaseIr::default(), &gold), |b| compare(&b.ir, &gold));
         ranks.push(beams.iter().position(|b| compare(&b.ir, &gold).exact));

@@ -3,7 +3,7 @@
 //! returned beam reads back as a well-formed IR.
 
 use crate::model::{Encoded, Seq2Seq};
-use crate::grammar::{expected_part, Part, Signatures};
+use crate::grammar::{expected_part, Part, SharedPlaces, Signatures};
 use crate::target::{render, Token, Vocab, BOS, EOS, PAD, UNK};
 use crate::mentions::Mention;
 use crate::query_events::EventSlots;
@@ -45,11 +45,15 @@ pub struct BeamConfig {
     /// rules): when given, a joined case's query names events of those
     /// kinds where its facts declare one ([`crate::query_events`]).
     pub event_slots: Option<Arc<EventSlots>>,
+    /// When given, a query goal names a person in one place only, but
+    /// where a rule's head shares the places
+    /// ([`crate::grammar::Expected::distinct_names`]).
+    pub shared_places: Option<Arc<SharedPlaces>>,
 }
 
 impl Default for BeamConfig {
     fn default() -> Self {
-        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole, query_names_from_question: false, event_slots: None }
+        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole, query_names_from_question: false, event_slots: None, shared_places: None }
     }
 }
 
@@ -151,7 +155,7 @@ pub fn ensemble_search(members: &[Member], mentions: &[Mention], cfg: BeamConfig
             let mut cands: Vec<(f64, usize, i64, Token)> = Vec::new();
             for (b, (actions, prefix, lp)) in live.iter().enumerate() {
                 let row = &logp[b * width..(b + 1) * width];
-                let grammar = expected_part(prefix, cfg.signatures.as_deref(), cfg.part).names_from_question(cfg.query_names_from_question);
+                let grammar = expected_part(prefix, cfg.signatures.as_deref(), cfg.part).names_from_question(cfg.query_names_from_question).distinct_names(cfg.shared_places.as_deref());
                 let mut order: Vec<usize> = (0..width).collect();
                 order.sort_by(|&x, &y| row[y].total_cmp(&row[x]));
                 let mut taken = 0;

@@ -17,6 +17,21 @@ use std::collections::HashMap;
 /// its arities (from the solver's rules).
 pub type Signatures = HashMap<String, Vec<Vec<ArgType>>>;
 
+/// The pairs of places (first < second) that some rule's head fills with
+/// one variable, by predicate name (over all its arities): where a query
+/// goal may name one person twice (`s3306_b`'s employer and employee).
+pub type SharedPlaces = HashMap<String, Vec<(usize, usize)>>;
+
+/// Where a query's prefix stands inside a goal's arguments.
+#[derive(Debug, Clone, Default)]
+struct GoalAt {
+    pred: String,
+    /// The place the next argument fills.
+    place: usize,
+    /// The names of the places before, where one token gave one.
+    names: Vec<(usize, Token)>,
+}
+
 /// What a term position accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Slot {
@@ -109,12 +124,26 @@ pub struct Expected<'a> {
     in_query: bool,
     /// The query's names are the question's ([`Expected::names_from_question`]).
     question_names: bool,
+    /// The goal whose arguments the prefix is in, if any.
+    goal: Option<GoalAt>,
+    /// A goal names a person once, but where a rule shares the places
+    /// ([`Expected::distinct_names`]).
+    shared: Option<&'a SharedPlaces>,
 }
 
 fn word(t: &Token) -> Option<&str> {
     match t {
         Token::Sym(s) => Some(s),
         Token::Value(Value::Name(n)) => Some(n),
+        _ => None,
+    }
+}
+
+/// The name a one-token argument gives: a value, or a bare word.
+fn token_name(t: &Token) -> Option<Value> {
+    match t {
+        Token::Value(v) if is_name(v) => Some(v.clone()),
+        Token::Sym(s) if s != "_" && !is_var(s) && event_id(s).is_none() && s.starts_with(|c: char| c.is_ascii_lowercase()) => Some(Value::Name(s.clone())),
         _ => None,
     }
 }
@@ -215,12 +244,31 @@ impl<'a> Expected<'a> {
         self
     }
 
+    /// With `shared`, a query goal names a person in one place only, but
+    /// where some rule's head fills both places with one variable: the
+    /// statutes' places are distinct roles (a taxpayer and a dependent, an
+    /// employer and an employee; `s152_b_1` says `T \== X`), and SARA's
+    /// queries keep to it (`s3306_b _ e2 e1 alice bob _ _ _ _ alice bob`
+    /// repeats the places its rule's head repeats). Beams had
+    /// `s2_b_1_A_ii bob bob 2017` for "... applies to Bob in 2017".
+    pub fn distinct_names(mut self, shared: Option<&'a SharedPlaces>) -> Self {
+        self.shared = shared;
+        self
+    }
+
     /// Whether a name copied (or from the vocabulary) may stand here.
     fn name_fits(&self, name: &Value, origin: Option<Origin>) -> bool {
-        if !(self.in_query && self.question_names) {
+        if !self.in_query {
             return true;
         }
-        origin.is_none_or(|o| o.mentions.iter().any(|m| m.in_question && &m.value == name))
+        if let (Some(shared), Some(goal)) = (self.shared, &self.goal) {
+            let pairs = shared.get(&goal.pred).map_or(&[][..], Vec::as_slice);
+            let repeats = goal.names.iter().any(|(j, t)| token_name(t).as_ref() == Some(name) && !pairs.contains(&(*j, goal.place)));
+            if repeats {
+                return false;
+            }
+        }
+        !self.question_names || origin.is_none_or(|o| o.mentions.iter().any(|m| m.in_question && &m.value == name))
     }
 
     /// Whether the output may end here.
@@ -480,7 +528,7 @@ pub fn expected<'a>(prefix: &[Token], signatures: Option<&'a Signatures>) -> Exp
     let wanted = match head {
         "}" => Err(vec![Class::Newline]),
         "for" => for_line(&mut c),
-        "query" => query_line(&mut c, signatures),
+        "query" => query_line(&mut c, signatures, &mut exp.goal),
         h if h == "event" || EventKind::from_name(h).is_some() => event_line(&mut c),
         _ => loop {
             if c.at_end() {
@@ -554,7 +602,7 @@ fn event_line(c: &mut Cursor) -> Step {
     }
 }
 
-fn query_line(c: &mut Cursor, signatures: Option<&Signatures>) -> Step {
+fn query_line(c: &mut Cursor, signatures: Option<&Signatures>, at: &mut Option<GoalAt>) -> Step {
     if c.at_end() && signatures.is_none_or(|a| a.contains_key("tax")) {
         return Err(vec![Class::GoalHead { first: true }, Class::Tax]);
     }
@@ -584,6 +632,7 @@ fn query_line(c: &mut Cursor, signatures: Option<&Signatures>) -> Step {
                     None => None,
                 };
                 let mut args = 0;
+                let mut names = Vec::new();
                 loop {
                     let more = allowed.is_none_or(|a| a.iter().any(|s| s.len() > args));
                     let stop = allowed.is_none_or(|a| a.iter().any(|s| s.len() == args));
@@ -592,6 +641,7 @@ fn query_line(c: &mut Cursor, signatures: Option<&Signatures>) -> Step {
                         slot_of_type(a.iter().filter_map(|s| s.get(args)).fold(ArgType::NONE, |t, u| t.union(*u)))
                     });
                     if c.at_end() {
+                        *at = Some(GoalAt { pred: pred.to_string(), place: args, names });
                         let mut w = Vec::new();
                         if more {
                             w.push(Class::Term(slot));
@@ -607,7 +657,11 @@ fn query_line(c: &mut Cursor, signatures: Option<&Signatures>) -> Step {
                     if !more {
                         return dead();
                     }
+                    let from = c.pos;
                     c.term(slot)?;
+                    if c.pos == from + 1 {
+                        names.push((args, c.toks[from].clone()));
+                    }
                     args += 1;
                 }
                 c.pos += 1;
@@ -630,6 +684,18 @@ mod tests {
     fn ok(prefix: &str, next: &str, signatures: Option<&Signatures>) -> bool {
         let next = if next == "\n" { Token::Sym("\n".into()) } else { lex(next).remove(0) };
         expected(&lex(prefix), signatures).allows(&next)
+    }
+
+    #[test]
+    fn a_goal_names_a_person_once_but_where_a_rule_shares_the_places() {
+        let shared: SharedPlaces = [("s3306_b".to_string(), vec![(1, 3)])].into();
+        let next = |prefix: &str, name: &str, on: bool| expected(&lex(prefix), None).distinct_names(on.then_some(&shared)).allows(&lex(name)[0]);
+        assert!(!next("query s2_b_1_A_ii bob", "bob", true), "bob is not his own dependent");
+        assert!(next("query s2_b_1_A_ii bob", "bob", false), "off, as before");
+        assert!(next("query s2_b_1_A_ii bob", "charlie", true) && next("query s2_b_1_A_ii bob", "_", true));
+        assert!(next("query s3306_b _ alice bob", "alice", true), "places 1 and 3 are shared");
+        assert!(!next("query s3306_b _ alice bob", "bob", true));
+        assert!(next("query s2_b_1_A_ii bob _ 2017 & s152_b_1 charlie", "bob", true), "each goal apart");
     }
 
     #[test]

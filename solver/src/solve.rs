@@ -184,6 +184,30 @@ impl Solver {
         out
     }
 
+    /// For each predicate (by name, `stated_` dropped, over its arities),
+    /// the pairs of places (first < second) that some rule's head fills
+    /// with one variable.
+    pub fn query_shared_places(&self) -> HashMap<String, Vec<(usize, usize)>> {
+        let mut out: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
+        for rule in &self.program.rules {
+            let name = &self.program.preds[rule.head.pred].name;
+            let name = name.strip_prefix("stated_").unwrap_or(name);
+            let args = &rule.head.args;
+            for (i, a) in args.iter().enumerate() {
+                for (j, b) in args.iter().enumerate().skip(i + 1) {
+                    if let (crate::program::Arg::Var(x), crate::program::Arg::Var(y)) = (a, b) {
+                        let pairs = out.entry(name.to_string()).or_default();
+                        if x == y && !pairs.contains(&(i, j)) {
+                            pairs.push((i, j));
+                        }
+                    }
+                }
+            }
+        }
+        out.retain(|_, pairs| !pairs.is_empty());
+        out
+    }
+
     fn pred_id(&self, loaded: &mut Loaded, name: &str, arity: usize) -> PredId {
         if let Some(p) = self.program.find(name, arity) {
             return p;
