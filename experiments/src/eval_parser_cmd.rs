@@ -39,10 +39,10 @@ pub struct EvalParserArgs {
     /// no event of a kind the section asks of (for comparison).
     #[arg(long)]
     keep_query_events: bool,
-    /// A query goal names a person in one place only, but where a rule's
-    /// head fills both places with one variable.
+    /// Let a query goal name a person in two places, even where no rule's
+    /// head fills both with one variable (for comparison).
     #[arg(long)]
-    distinct_names: bool,
+    repeated_names: bool,
     /// Also print a line per case: gold facts (unrolled), true and false
     /// positives, misses, exact, query, rank of the gold IR among the beams.
     #[arg(long)]
@@ -132,7 +132,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let models: Vec<&Trained> = models.iter().collect();
     let solver = lexlog_solver::Solver::new()?;
     let signatures = crate::joint::query_signatures(&solver);
-    let shared_places = args.distinct_names.then(|| std::sync::Arc::new(solver.query_shared_places()));
+    let shared_places = (!args.repeated_names).then(|| crate::joint::query_shared_places(&solver));
     let event_slots = (!args.keep_query_events).then(|| crate::joint::query_event_slots(&solver));
     let mut saved = match &args.save_beams {
         Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?)),

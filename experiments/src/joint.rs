@@ -32,6 +32,12 @@ pub fn query_event_slots(solver: &Solver) -> std::sync::Arc<lexlog_parser::query
     std::sync::Arc::new(solver.query_event_kinds())
 }
 
+/// The places a query goal may name one person in: those a rule's head
+/// fills with one variable.
+pub fn query_shared_places(solver: &Solver) -> std::sync::Arc<lexlog_parser::grammar::SharedPlaces> {
+    std::sync::Arc::new(solver.query_shared_places())
+}
+
 /// Beams of every case, decoded with beam size `k` by the model in
 /// `model_dir`; cached in that directory as `beams-<tag>-k<k>.jsonl`.
 pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
@@ -66,9 +72,10 @@ pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf
     let models: Vec<&Trained> = models.iter().collect();
     let signatures = query_signatures(solver);
     let event_slots = query_event_slots(solver);
+    let shared_places = query_shared_places(solver);
     let mut w = std::io::BufWriter::new(std::fs::File::create(&cache).with_context(|| format!("creating {}", cache.display()))?);
     for case in cases {
-        let cfg = BeamConfig { k, signatures: Some(signatures.clone()), event_slots: Some(event_slots.clone()), ..Default::default() };
+        let cfg = BeamConfig { k, signatures: Some(signatures.clone()), event_slots: Some(event_slots.clone()), shared_places: Some(shared_places.clone()), ..Default::default() };
         let beams: Vec<Beam> = lexlog_parser::sentences::decode_ensemble(&models, &case.text, &case.question, &cfg)?
             .into_iter()
             .map(|b| Beam { text: b.text, logprob: b.logprob })
