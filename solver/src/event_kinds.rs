@@ -80,11 +80,8 @@ fn var_kinds(body: &[Literal], nvars: usize, preds: &[Vec<KindSet>]) -> Vec<Kind
             let k = preds[atom.pred].get(i).copied().unwrap_or_default();
             if let (Arg::Var(v), false) = (arg, k.is_empty()) {
                 let cur = &mut vars[*v as usize];
-                *cur = match KindSet(cur.0 & k.0) {
-                    _ if cur.is_empty() => k,
-                    KindSet(0) => *cur,
-                    both => both,
-                };
+                let both = KindSet(cur.0 & k.0);
+                *cur = if cur.is_empty() { k } else if both.is_empty() { *cur } else { both };
             }
         }
     }
