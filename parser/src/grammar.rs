@@ -29,7 +29,7 @@ struct GoalAt {
     /// The place the next argument fills.
     place: usize,
     /// The names of the places before, where one token gave one.
-    names: Vec<(usize, Token)>,
+    names: Vec<(usize, Value)>,
 }
 
 /// What a term position accepts.
@@ -263,7 +263,7 @@ impl<'a> Expected<'a> {
         }
         if let (Some(shared), Some(goal)) = (self.shared, &self.goal) {
             let pairs = shared.get(&goal.pred).map_or(&[][..], Vec::as_slice);
-            let repeats = goal.names.iter().any(|(j, t)| token_name(t).as_ref() == Some(name) && !pairs.contains(&(*j, goal.place)));
+            let repeats = goal.names.iter().any(|(j, n)| n == name && !pairs.contains(&(*j, goal.place)));
             if repeats {
                 return false;
             }
@@ -659,8 +659,8 @@ fn query_line(c: &mut Cursor, signatures: Option<&Signatures>, at: &mut Option<G
                     }
                     let from = c.pos;
                     c.term(slot)?;
-                    if c.pos == from + 1 {
-                        names.push((args, c.toks[from].clone()));
+                    if let (true, Some(n)) = (c.pos == from + 1, token_name(&c.toks[from])) {
+                        names.push((args, n));
                     }
                     args += 1;
                 }

@@ -6,7 +6,7 @@
 //! each place takes; an argument naming no event of those kinds is
 //! repointed to the first event of such a kind the facts declare.
 
-use crate::target::{event_number, Token};
+use crate::target::{declared_events, event_number, Token};
 use lexlog_data::EventKind;
 use std::collections::HashMap;
 
@@ -14,16 +14,12 @@ use std::collections::HashMap;
 /// arity (from the solver's rules; an empty list: no kind is known).
 pub type EventSlots = HashMap<(String, usize), Vec<Vec<EventKind>>>;
 
-/// The events `tokens` declare (`KIND eN`), in order, with their kinds.
+/// The events `tokens` declare, each once, in order of declaration.
 fn declared(tokens: &[Token]) -> Vec<(String, EventKind)> {
     let mut out: Vec<(String, EventKind)> = Vec::new();
-    for w in tokens.windows(2) {
-        if let [Token::Sym(kind), Token::Sym(id)] = w {
-            if let (Some(k), Some(_), false) = (EventKind::from_name(kind), event_number(id), id.ends_with('_')) {
-                if !out.iter().any(|(d, _)| d == id) {
-                    out.push((id.clone(), k));
-                }
-            }
+    for (kind, id) in declared_events(tokens) {
+        if !out.iter().any(|(d, _)| d == id) {
+            out.push((id.to_string(), kind));
         }
     }
     out

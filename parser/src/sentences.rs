@@ -10,7 +10,7 @@ use crate::grammar::Part;
 use crate::config::Unit;
 use crate::mentions::{extract, focused, Mention, QUESTION_MARKER};
 use crate::query_events::{repoint, EventSlots};
-use crate::target::{earlier_event, event_number, lex, max_event, render, shift_events, Token, PREVIOUS};
+use crate::target::{declared_events, earlier_event, lex, max_event, render, shift_events, Token, PREVIOUS};
 use crate::train::Trained;
 use crate::ParserError;
 use lexlog_data::{linear, CaseIr, Domain, Fact, ForEach, SectionId, Term, Value};
@@ -100,12 +100,8 @@ pub fn join(facts: &[&str], query: &str, slots: Option<&EventSlots>) -> Option<S
                 }
             }
         }
-        for w in shifted.windows(2) {
-            if let [Token::Sym(kind), Token::Sym(id)] = w {
-                if lexlog_data::EventKind::from_name(kind).is_some() && event_number(id).is_some() && !id.ends_with('_') {
-                    last.insert(kind.clone(), id.clone());
-                }
-            }
+        for (kind, id) in declared_events(&shifted) {
+            last.insert(kind.as_str().to_string(), id.to_string());
         }
         tokens.extend(shifted);
         offset += max_event(&own);

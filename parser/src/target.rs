@@ -141,6 +141,15 @@ pub fn shift_events(tokens: &[Token], offset: u32) -> Vec<Token> {
         .collect()
 }
 
+/// The events `tokens` declare (`KIND eN`, not a group's `eN_{Y}`), in
+/// order, with their kinds.
+pub fn declared_events(tokens: &[Token]) -> impl Iterator<Item = (EventKind, &str)> {
+    tokens.windows(2).filter_map(|w| match w {
+        [Token::Sym(kind), Token::Sym(id)] if event_number(id).is_some() && !id.ends_with('_') => Some((EventKind::from_name(kind)?, id.as_str())),
+        _ => None,
+    })
+}
+
 /// The highest canonical event number among `tokens` (0 if none).
 pub fn max_event(tokens: &[Token]) -> u32 {
     tokens

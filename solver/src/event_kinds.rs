@@ -25,6 +25,10 @@ impl KindSet {
         self.0 == 0
     }
 
+    pub fn union(self, other: KindSet) -> KindSet {
+        KindSet(self.0 | other.0)
+    }
+
     pub fn contains(self, kind: EventKind) -> bool {
         self.0 & KindSet::of(kind).0 != 0
     }
@@ -45,29 +49,10 @@ pub fn infer(program: &Program) -> Vec<Vec<KindSet>> {
             seeded[p] = true;
         }
     }
-    // A fixpoint as the types': each round recomputes every derived
-    // predicate from the body kinds of the round before.
-    for _ in 0..64 {
-        let mut next: Vec<Vec<KindSet>> = program.preds.iter().map(|p| vec![KindSet::default(); p.arity]).collect();
-        for rule in program.rules.iter().filter(|r| !seeded[r.head.pred]) {
-            let vars = var_kinds(&rule.body, rule.nvars, &kinds);
-            for (i, a) in rule.head.args.iter().enumerate() {
-                if let Arg::Var(v) = a {
-                    next[rule.head.pred][i].0 |= vars[*v as usize].0;
-                }
-            }
-        }
-        for (p, s) in seeded.iter().enumerate() {
-            if *s {
-                next[p] = kinds[p].clone();
-            }
-        }
-        if next == kinds {
-            break;
-        }
-        kinds = next;
-    }
-    kinds
+    crate::signature::propagate(program, kinds, &seeded, KindSet::default(), KindSet::union, |rule, before| {
+        let vars = var_kinds(&rule.body, rule.nvars, before);
+        rule.head.args.iter().map(|a| if let Arg::Var(v) = a { vars[*v as usize] } else { KindSet::default() }).collect()
+    })
 }
 
 /// The kinds a rule body's positive literals give its variables: where

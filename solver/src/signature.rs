@@ -5,7 +5,7 @@
 //! decoder uses them to keep a query's arguments in their places.
 
 use crate::lang::Program;
-use crate::program::{AggOp, Arg, Expr, Func, Literal, PredId};
+use crate::program::{AggOp, Arg, Expr, Func, Literal, PredId, Rule};
 use crate::value::Val;
 use lexlog_data::{ArgType, EventKind, Role};
 use std::collections::HashMap;
@@ -53,37 +53,21 @@ pub fn infer(program: &Program) -> Vec<Vec<ArgType>> {
     seed("event", 1, &[ArgType::EVENT]);
     seed("tax", 3, &[ArgType::NAME, ArgType::YEAR, ArgType::NUMBER]);
     let seeded: Vec<bool> = types.iter().map(|t| t.iter().any(|a| *a != ArgType::NONE)).collect();
-    // A fixpoint: each round recomputes every derived predicate's types
-    // from the body types of the round before.
-    for _ in 0..64 {
-        let mut next: Vec<Vec<ArgType>> = program.preds.iter().map(|p| vec![ArgType::NONE; p.arity]).collect();
-        for rule in &program.rules {
-            if seeded[rule.head.pred] {
-                continue;
-            }
-            let vars = var_types(&rule.body, rule.nvars, &types);
-            // An open argument (`_`, or a variable the body leaves
-            // untyped) gives no evidence: the rule takes any value there,
-            // and the others say what the place is for.
-            for (i, a) in rule.head.args.iter().enumerate() {
-                let t = match a {
-                    Arg::Var(v) => vars[*v as usize],
-                    Arg::Const(c) => of_val(c),
-                    Arg::Wild => ArgType::NONE,
-                };
-                next[rule.head.pred][i] = next[rule.head.pred][i].union(t);
-            }
-        }
-        for (p, s) in seeded.iter().enumerate() {
-            if *s {
-                next[p] = types[p].clone();
-            }
-        }
-        if next == types {
-            break;
-        }
-        types = next;
-    }
+    let mut types = propagate(program, types, &seeded, ArgType::NONE, ArgType::union, |rule, before| {
+        let vars = var_types(&rule.body, rule.nvars, before);
+        // An open argument (`_`, or a variable the body leaves untyped)
+        // gives no evidence: the rule takes any value there, and the
+        // others say what the place is for.
+        rule.head
+            .args
+            .iter()
+            .map(|a| match a {
+                Arg::Var(v) => vars[*v as usize],
+                Arg::Const(c) => of_val(c),
+                Arg::Wild => ArgType::NONE,
+            })
+            .collect()
+    });
     // No evidence at all: anything.
     for t in types.iter_mut().flatten() {
         if *t == ArgType::NONE {
@@ -91,6 +75,40 @@ pub fn infer(program: &Program) -> Vec<Vec<ArgType>> {
         }
     }
     types
+}
+
+/// What is known of each predicate's places, carried from rule bodies to
+/// heads until nothing changes: each round, a derived predicate's place
+/// is the `union` over its rules of what `head` says that rule's head
+/// gives it from the round before (`empty`: no evidence); a seeded
+/// predicate keeps its seed.
+pub(crate) fn propagate<T: Copy + PartialEq>(
+    program: &Program,
+    seed: Vec<Vec<T>>,
+    seeded: &[bool],
+    empty: T,
+    union: impl Fn(T, T) -> T,
+    head: impl Fn(&Rule, &[Vec<T>]) -> Vec<T>,
+) -> Vec<Vec<T>> {
+    let mut known = seed;
+    for _ in 0..64 {
+        let mut next: Vec<Vec<T>> = program.preds.iter().map(|p| vec![empty; p.arity]).collect();
+        for rule in program.rules.iter().filter(|r| !seeded[r.head.pred]) {
+            for (place, t) in next[rule.head.pred].iter_mut().zip(head(rule, &known)) {
+                *place = union(*place, t);
+            }
+        }
+        for (p, s) in seeded.iter().enumerate() {
+            if *s {
+                next[p] = known[p].clone();
+            }
+        }
+        if next == known {
+            break;
+        }
+        known = next;
+    }
+    known
 }
 
 /// The types a rule body gives its variables (NONE: no evidence).

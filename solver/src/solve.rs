@@ -69,6 +69,14 @@ pub struct Loaded {
     extra: HashMap<(String, usize), PredId>,
 }
 
+/// The predicate a query asks by a rule predicate's name: `stated_p`
+/// (what a case's facts state of `p`) asks `p`; none for auxiliary
+/// relations a query cannot name.
+fn query_name(name: &str) -> Option<&str> {
+    let name = name.strip_prefix("stated_").unwrap_or(name);
+    lexlog_data::Predicate::parse(name).is_some().then_some(name)
+}
+
 impl Solver {
     /// Compiles the built-in statute rules.
     pub fn new() -> Result<Solver, SolverError> {
@@ -147,8 +155,7 @@ impl Solver {
         // case's facts fill is typed by nothing, so it only adds arities.
         types.sort_by_key(|((name, arity), _)| (name.starts_with("stated_"), name.clone(), *arity));
         for ((name, _), types) in types {
-            let name = name.strip_prefix("stated_").unwrap_or(&name);
-            if lexlog_data::Predicate::parse(name).is_some() && name != "tax" {
+            if let Some(name) = query_name(&name).filter(|n| *n != "tax") {
                 let sigs = out.entry(name.to_string()).or_default();
                 if !sigs.iter().any(|s| s.len() == types.len()) {
                     sigs.push(types);
@@ -163,48 +170,41 @@ impl Solver {
     }
 
     /// The event kinds each place of a query predicate takes, by name
-    /// (`stated_` dropped, as in [`Solver::query_signatures`]) and arity;
-    /// only places the rules give kinds ([`crate::event_kinds`]).
+    /// ([`query_name`]) and arity; only predicates the rules give kinds
+    /// ([`crate::event_kinds`]).
     pub fn query_event_kinds(&self) -> HashMap<(String, usize), Vec<Vec<lexlog_data::EventKind>>> {
-        let mut out: HashMap<(String, usize), Vec<Vec<lexlog_data::EventKind>>> = HashMap::new();
+        let mut merged: HashMap<(String, usize), Vec<crate::event_kinds::KindSet>> = HashMap::new();
         for ((name, arity), places) in crate::event_kinds::by_name(&self.program) {
-            let name = name.strip_prefix("stated_").unwrap_or(&name).to_string();
-            if lexlog_data::Predicate::parse(&name).is_none() || places.iter().all(|k| k.is_empty()) {
-                continue;
-            }
-            let merged = out.entry((name, arity)).or_insert_with(|| vec![Vec::new(); arity]);
-            for (m, k) in merged.iter_mut().zip(places) {
-                for kind in k.kinds() {
-                    if !m.contains(&kind) {
-                        m.push(kind);
-                    }
-                }
+            let Some(name) = query_name(&name) else { continue };
+            let m = merged.entry((name.to_string(), arity)).or_insert_with(|| vec![Default::default(); arity]);
+            for (m, k) in m.iter_mut().zip(places) {
+                *m = m.union(k);
             }
         }
-        out
+        merged.into_iter().filter(|(_, p)| p.iter().any(|k| !k.is_empty())).map(|(key, p)| (key, p.into_iter().map(|k| k.kinds()).collect())).collect()
     }
 
-    /// For each predicate (by name, `stated_` dropped, over its arities),
-    /// the pairs of places (first < second) that some rule's head fills
-    /// with one variable.
+    /// For each query predicate (by [`query_name`], over its arities), the
+    /// pairs of places (first < second) that some rule's head fills with
+    /// one variable.
     pub fn query_shared_places(&self) -> HashMap<String, Vec<(usize, usize)>> {
         let mut out: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
         for rule in &self.program.rules {
-            let name = &self.program.preds[rule.head.pred].name;
-            let name = name.strip_prefix("stated_").unwrap_or(name);
+            let Some(name) = query_name(&self.program.preds[rule.head.pred].name) else { continue };
             let args = &rule.head.args;
             for (i, a) in args.iter().enumerate() {
                 for (j, b) in args.iter().enumerate().skip(i + 1) {
                     if let (crate::program::Arg::Var(x), crate::program::Arg::Var(y)) = (a, b) {
-                        let pairs = out.entry(name.to_string()).or_default();
-                        if x == y && !pairs.contains(&(i, j)) {
-                            pairs.push((i, j));
+                        if x == y {
+                            let pairs = out.entry(name.to_string()).or_default();
+                            if !pairs.contains(&(i, j)) {
+                                pairs.push((i, j));
+                            }
                         }
                     }
                 }
             }
         }
-        out.retain(|_, pairs| !pairs.is_empty());
         out
     }
 
