@@ -7,14 +7,11 @@
 
 use crate::example::Example;
 use crate::mentions::{extract, is_year, spelled_year, words};
+use crate::people::{CAST, RENAMES};
 use chrono::Datelike;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use crate::target::{max_event, shift_events, Token};
 use lexlog_data::Value;
-
-const NAMES: [&str; 16] = [
-    "Ursula", "Victor", "Wendy", "Xavier", "Yolanda", "Zeke", "Maria", "Omar", "Priya", "Quentin", "Rosa", "Sven", "Tara", "Ivan", "Hana", "Gil",
-];
 
 fn replace_word(text: &str, from: &str, to: &str) -> String {
     let mut out = String::new();
@@ -109,13 +106,13 @@ fn shift_years(e: &Example, years: i32) -> Option<(String, Vec<Token>)> {
 fn variant(e: &Example, shift: usize, factor: i64, years: i32, percentages: bool) -> Example {
     let moved = if years == 0 { None } else { shift_years(e, years) };
     let (mut source, mut target) = moved.unwrap_or_else(|| (e.source.clone(), e.target.clone()));
-    let people: Vec<String> = ["Alice", "Bob", "Charlie", "Dan", "Dorothy", "Emily", "Fred", "George", "Cameron", "Harold"]
+    let people: Vec<String> = CAST
         .iter()
         .filter(|n| source.contains(*n))
         .map(|n| n.to_string())
         .collect();
     for (i, name) in people.iter().enumerate() {
-        let new = NAMES[(i + shift) % NAMES.len()];
+        let new = RENAMES[(i + shift) % RENAMES.len()];
         source = replace_word(&source, name, new);
         let (from, to) = (name.to_lowercase(), new.to_lowercase());
         target = target

@@ -9,6 +9,7 @@
 //! integers where the rules read them; a copied year is no amount).
 
 use crate::mentions::{is_year, Mention, MentionKind};
+use crate::people::is_first_name;
 use crate::target::{earlier_event, event_number, max_event, Token};
 use lexlog_data::{ArgType, EventKind, Predicate, Role, SectionId, Value};
 use std::collections::HashMap;
@@ -211,6 +212,23 @@ struct Origin<'m> {
     copy: Option<&'m Mention>,
 }
 
+/// A name spelled from the vocabulary, not copied, names only people the
+/// case mentions: `dan_s_house` needs a Dan (train's renamed copies put
+/// `priya_s_house` in the vocabulary, and beams gave it to Alice's home).
+fn grounded(v: &Value, origin: Option<Origin>) -> bool {
+    let (Some(o), Value::Name(n)) = (origin, v) else { return true };
+    o.copy.is_some()
+        || n.split('_').filter(|p| is_first_name(p)).all(|p| o.mentions.iter().any(|m| matches!(&m.value, Value::Name(w) if w.eq_ignore_ascii_case(p))))
+}
+
+/// A fact that a section applies (`s151_b_applies`: "entitled to an
+/// exemption under section 151(b)") names a section the text cites, or
+/// one within or above it.
+fn applies_cited(pred: &str, mentions: &[Mention]) -> bool {
+    let Some(section) = pred.strip_suffix("_applies").and_then(SectionId::parse) else { return true };
+    mentions.iter().filter_map(Mention::citation).filter_map(SectionId::parse).any(|c| c.is_within(&section) || section.is_within(&c))
+}
+
 /// A copied integer keeps the kind its mention has: a year is no amount,
 /// a `$` amount no year; and the year of `query tax` is the one the
 /// question asks ("How much tax does Alice have to pay in 2017?"), not
@@ -271,6 +289,11 @@ impl<'a> Expected<'a> {
         !self.question_names || origin.is_none_or(|o| o.mentions.iter().any(|m| m.in_question && &m.value == name))
     }
 
+    /// Whether a value may fill `slot`.
+    fn value_allowed(&self, v: &Value, slot: Slot, origin: Option<Origin>) -> bool {
+        value_fits(v, slot) && origin_fits(origin, slot) && (!is_name(v) || (self.name_fits(v, origin) && grounded(v, origin)))
+    }
+
     /// Whether the output may end here.
     pub fn allows_end(&self) -> bool {
         self.end
@@ -309,13 +332,11 @@ impl<'a> Expected<'a> {
         match class {
             Class::Newline => sym == Some("\n"),
             Class::Word(x) => w == Some(*x),
-            Class::Value(slot) => {
-                matches!(next, Token::Value(v) if value_fits(v, *slot) && origin_fits(origin, *slot) && (!is_name(v) || self.name_fits(v, origin)))
-            }
+            Class::Value(slot) => matches!(next, Token::Value(v) if self.value_allowed(v, *slot, origin)),
             Class::RangeEnd(from) => matches!(next, Token::Value(Value::Int(to)) if to >= from),
             Class::Term(slot) => {
                 if let Token::Value(v) = next {
-                    return value_fits(v, *slot) && origin_fits(origin, *slot) && (!is_name(v) || self.name_fits(v, origin));
+                    return self.value_allowed(v, *slot, origin);
                 }
                 let Some(s) = sym else { return false };
                 if s == "_" || self.in_scope(s) {
@@ -345,7 +366,10 @@ impl<'a> Expected<'a> {
             Class::FreshTerm(slot, taken) => !taken.contains(next) && self.class_allows(&Class::Term(*slot), next, origin),
             Class::Role { ended } => sym.and_then(Role::from_name).is_some_and(|r| !(*ended && r == Role::End)),
             Class::FactHead => w.is_some_and(|w| {
-                w == "event" || w == "for" || EventKind::from_name(w).is_some() || (Predicate::parse(w).is_some() && w != "tax")
+                w == "event"
+                    || w == "for"
+                    || EventKind::from_name(w).is_some()
+                    || (Predicate::parse(w).is_some() && w != "tax" && origin.is_none_or(|o| applies_cited(w, o.mentions)))
             }),
             Class::GoalHead { first } => w.is_some_and(|w| {
                 w != "tax"
@@ -852,6 +876,20 @@ payment e2 agent =", "e1", None), "an event is no agent");
         }
         let asked = expected(&lex("query s2_b_1_A bob"), a).names_from_question(true);
         assert!(asked.allows_from(&Token::Sym("_".into()), &mentions, None), "an argument left open");
+    }
+
+    #[test]
+    fn facts_name_only_people_and_sections_the_text_gives() {
+        let mentions = crate::mentions::extract("Alice and Charlie live in a home. Alice is entitled to an exemption under section 151(b).");
+        let name = |n: &str| Token::Value(Value::Name(n.into()));
+        let role = expected(&lex("residence e1 agent = alice patient ="), None);
+        assert!(role.allows_from(&name("alice_s_house"), &mentions, None), "a house of a person the text names");
+        assert!(!role.allows_from(&name("dan_s_house"), &mentions, None), "a house of a Dan the text never names");
+        assert!(role.allows(&name("dan_s_house")), "without the case's mentions, anything");
+        let head = expected(&lex(""), None);
+        let applies = |p: &str| head.allows_from(&Token::Sym(p.into()), &mentions, None);
+        assert!(applies("s151_b_applies") && !applies("s151_c_applies"), "the section the text cites");
+        assert!(applies("s63_c"), "a section assertion without `_applies` need not be cited");
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod example;
 pub mod grammar;
 pub mod mentions;
 pub mod model;
+pub mod people;
 pub mod query_events;
 pub mod sentences;
 pub mod since;
