@@ -29,6 +29,10 @@ pub struct EvalParserArgs {
     /// the train split) instead of --split: for choosing decoding settings.
     #[arg(long)]
     dev: bool,
+    /// Evaluate on the train cases the model's config holds out besides
+    /// its dev set (`held_out`): a probe of a phenomenon.
+    #[arg(long)]
+    held_out: bool,
     /// Beam scores are logprob / length^alpha.
     #[arg(long, default_value_t = BeamConfig::default().length_alpha)]
     length_alpha: f64,
@@ -124,9 +128,12 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let data = Dataset::load_default().context("loading SARA")?;
     let (all_cases, split_name) = if args.dev {
         (crate::joint::dev_cases(data.cases_in(Some(lexlog_data::Split::Train)).collect(), &args.common.model)?, "dev")
+    } else if args.held_out {
+        (crate::joint::held_out_cases(data.cases_in(Some(lexlog_data::Split::Train)).collect(), &args.common.model)?, "held_out")
     } else {
         crate::eval_cmd::split_cases(&data, args.common.split)
     };
+    anyhow::ensure!(!(args.dev && args.held_out), "--dev and --held-out are two sets: ask one");
     anyhow::ensure!(!(args.dev && !args.common.ensemble.is_empty()), "--dev holds --model's dev cases, which the ensemble's other models may have trained on");
     let models = crate::joint::load_models(&args.common.model, &args.common.ensemble)?;
     let models: Vec<&Trained> = models.iter().collect();

@@ -107,6 +107,11 @@ pub struct TrainConfig {
     pub clip_norm: f64,
     /// Share of the train split held out as the dev set.
     pub dev_fraction: f64,
+    /// Train cases held out besides the dev set, never trained on nor
+    /// selected by: a probe of a phenomenon dev may lack
+    /// (`lexlog eval-parser --held-out`).
+    #[serde(default)]
+    pub held_out: Vec<String>,
     /// Epochs without a better dev score before stopping.
     pub patience: usize,
     /// Augment the train set by consistent substitution of names, amounts.

@@ -166,6 +166,11 @@ fn save_weights(vs: &nn::VarStore, path: &Path) -> Result<(), ParserError> {
     std::fs::rename(&tmp, path).map_err(|source| ParserError::Io { path: path.to_path_buf(), source })
 }
 
+/// The examples but those `held_out` names.
+pub fn without_held_out(examples: Vec<Example>, held_out: &[String]) -> Vec<Example> {
+    examples.into_iter().filter(|e| !held_out.contains(&e.id)).collect()
+}
+
 /// Splits train examples into (train, dev) by a seeded shuffle, drawing
 /// whole `groups` until the dev set holds `fraction` of the cases.
 pub fn split_dev(mut examples: Vec<Example>, fraction: f64, seed: u64, groups: DevGroups) -> (Vec<Example>, Vec<Example>) {
@@ -301,7 +306,7 @@ pub fn train(
     let model_cfg = cfg.model_config().ok_or_else(|| ParserError::Config("the config names no model (preset or model)".into()))?;
     tch::manual_seed(cfg.seed as i64);
     std::fs::create_dir_all(out).map_err(|source| ParserError::Io { path: out.to_path_buf(), source })?;
-    let (train_set, dev_set) = split_dev(train_examples, cfg.dev_fraction, cfg.seed, cfg.dev_groups);
+    let (train_set, dev_set) = split_dev(without_held_out(train_examples, &cfg.held_out), cfg.dev_fraction, cfg.seed, cfg.dev_groups);
     let mut train_set = if cfg.augment { crate::augment::augment(train_set, cfg.seed, crate::augment::Moves { years: cfg.augment_years, percentages: cfg.augment_percentages }) } else { train_set };
     let since = if cfg.augment_since { crate::since::since_units(&train_set, cfg.unit, cfg.seed) } else { Vec::new() };
     if cfg.recombine > 0 {
@@ -595,6 +600,21 @@ mod tests {
             // Single cases: the split the models trained so far have.
             let (_, dev) = split_dev(examples.clone(), 0.25, seed, DevGroups::Case);
             assert_eq!(dev.len(), 3);
+        }
+    }
+
+    #[test]
+    fn held_out_cases_are_neither_trained_on_nor_dev() {
+        let ids = ["a_pos", "a_neg", "b_pos", "b_neg", "c", "d", "e", "f"];
+        let examples: Vec<Example> = ids
+            .iter()
+            .map(|id| Example { id: id.to_string(), source: String::new(), mentions: Vec::new(), target: Vec::new(), focus: None })
+            .collect();
+        let held_out = vec!["b_pos".to_string(), "b_neg".to_string(), "e".to_string()];
+        for seed in 0..10 {
+            let (train, dev) = split_dev(without_held_out(examples.clone(), &held_out), 0.25, seed, DevGroups::Pair);
+            assert_eq!(train.len() + dev.len(), ids.len() - held_out.len());
+            assert!(train.iter().chain(&dev).all(|e| !held_out.contains(&e.id)), "seed {seed}");
         }
     }
 
