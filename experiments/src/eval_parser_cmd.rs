@@ -126,6 +126,7 @@ struct SectionReport {
 
 pub fn run(args: EvalParserArgs) -> Result<()> {
     let data = Dataset::load_default().context("loading SARA")?;
+    anyhow::ensure!(!(args.dev && args.held_out), "--dev and --held-out are two sets: ask one");
     let (all_cases, split_name) = if args.dev {
         (crate::joint::dev_cases(data.cases_in(Some(lexlog_data::Split::Train)).collect(), &args.common.model)?, "dev")
     } else if args.held_out {
@@ -133,7 +134,6 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     } else {
         crate::eval_cmd::split_cases(&data, args.common.split)
     };
-    anyhow::ensure!(!(args.dev && args.held_out), "--dev and --held-out are two sets: ask one");
     anyhow::ensure!(!(args.dev && !args.common.ensemble.is_empty()), "--dev holds --model's dev cases, which the ensemble's other models may have trained on");
     let models = crate::joint::load_models(&args.common.model, &args.common.ensemble)?;
     let models: Vec<&Trained> = models.iter().collect();

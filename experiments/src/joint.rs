@@ -246,9 +246,7 @@ pub fn table(rows: &[JointReport]) -> String {
 /// training cases (same seed and fraction), never evaluation cases.
 /// `pool`: the cases the model was trained from.
 pub fn dev_cases<'a>(pool: Vec<&'a Case>, model_dir: &Path) -> Result<Vec<&'a Case>> {
-    let path = model_dir.join("config.json");
-    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let meta: lexlog_parser::train::CheckpointMeta = serde_json::from_str(&text)?;
+    let meta = lexlog_parser::train::CheckpointMeta::read(model_dir)?;
     let train: Vec<Example> = pool.iter().map(|c| Example::from_case(c)).collect();
     let train = lexlog_parser::train::without_held_out(train, &meta.train.held_out);
     let (_, dev) = lexlog_parser::train::split_dev(train, meta.train.dev_fraction, meta.train.seed, meta.train.dev_groups);
@@ -258,11 +256,9 @@ pub fn dev_cases<'a>(pool: Vec<&'a Case>, model_dir: &Path) -> Result<Vec<&'a Ca
 /// The train cases the model in `model_dir` held out besides its dev set
 /// (its config's `held_out`): an error names one that is no train case.
 pub fn held_out_cases<'a>(pool: Vec<&'a Case>, model_dir: &Path) -> Result<Vec<&'a Case>> {
-    let path = model_dir.join("config.json");
-    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let meta: lexlog_parser::train::CheckpointMeta = serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
-    for id in &meta.train.held_out {
-        anyhow::ensure!(pool.iter().any(|c| &c.id == id), "{}: held_out names {id}, which is no train case", path.display());
+    let meta = lexlog_parser::train::CheckpointMeta::read(model_dir)?;
+    if let Some(id) = meta.train.unknown_held_out(|id| pool.iter().any(|c| c.id == id)) {
+        anyhow::bail!("{}: held_out names {id}, which is no train case", model_dir.join("config.json").display());
     }
     Ok(pool.into_iter().filter(|c| meta.train.held_out.contains(&c.id)).collect())
 }

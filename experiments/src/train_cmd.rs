@@ -42,11 +42,12 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let data = Dataset::load_default().context("loading SARA")?;
     // The test split is never used for training, augmentation or selection.
     let train: Vec<Example> = data.cases_in(Some(Split::Train)).map(Example::from_case).collect();
-    for id in &cfg.held_out {
-        anyhow::ensure!(train.iter().any(|e| &e.id == id), "{}: held_out names {id}, which is no train-split case", args.config.display());
+    if let Some(id) = cfg.unknown_held_out(|id| train.iter().any(|e| e.id == id)) {
+        anyhow::bail!("{}: held_out names {id}, which is no train-split case", args.config.display());
     }
+    let held = train.iter().filter(|e| cfg.held_out.contains(&e.id)).count();
     let device = lexlog_parser::device::best_device();
-    eprintln!("training on {} train-split cases ({} held out), device {device:?}", train.len() - cfg.held_out.len(), cfg.held_out.len());
+    eprintln!("training on {} train-split cases ({held} held out), device {device:?}", train.len() - held);
     let bar = ProgressBar::new(1);
     bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} steps {msg}").unwrap());
     let mut on_step = |p: &lexlog_parser::train::Progress| {

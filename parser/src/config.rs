@@ -198,6 +198,11 @@ impl Unit {
 }
 
 impl TrainConfig {
+    /// The first `held_out` id that `is_case` does not know, if any.
+    pub fn unknown_held_out(&self, is_case: impl Fn(&str) -> bool) -> Option<&str> {
+        self.held_out.iter().map(String::as_str).find(|id| !is_case(id))
+    }
+
     pub fn model_config(&self) -> Option<ModelConfig> {
         self.model
             .clone()

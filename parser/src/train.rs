@@ -14,7 +14,7 @@ use crate::sentences::QUERY_UNIT;
 use crate::source::{Source, SourceTokenizer};
 use crate::target::{render, Action, Vocab, BOS, PAD};
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 use tch::nn::{self, OptimizerConfig};
@@ -85,6 +85,15 @@ pub struct CheckpointMeta {
     pub train: TrainConfig,
     pub model: ModelConfig,
     pub vocab: Vec<String>,
+}
+
+impl CheckpointMeta {
+    /// The `config.json` of a checkpoint directory.
+    pub fn read(dir: &Path) -> Result<CheckpointMeta, ParserError> {
+        let path = dir.join("config.json");
+        let text = std::fs::read_to_string(&path).map_err(|source| ParserError::Io { path, source })?;
+        Ok(serde_json::from_str(&text)?)
+    }
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -336,11 +345,9 @@ pub fn train(
     // A resumed run goes on with the config it started with.
     let resuming = resume && out.join("last.safetensors").is_file();
     if resuming {
-        let path = out.join("config.json");
-        let text = std::fs::read_to_string(&path).map_err(|source| ParserError::Io { path: path.clone(), source })?;
-        let before: CheckpointMeta = serde_json::from_str(&text)?;
+        let before = CheckpointMeta::read(out)?;
         if before.train != meta.train || before.model != meta.model {
-            return Err(ParserError::Config(format!("{} was started with another training config (seed {}); resume it with that one", path.display(), before.train.seed)));
+            return Err(ParserError::Config(format!("{} was started with another training config (seed {}); resume it with that one", out.join("config.json").display(), before.train.seed)));
         }
     }
     write_atomic(&out.join("config.json"), serde_json::to_string_pretty(&meta)?.as_bytes())?;
@@ -500,9 +507,7 @@ pub struct Trained {
 
 impl Trained {
     pub fn load(dir: &Path, tokenizer_dir: &Path, device: Device) -> Result<Trained, ParserError> {
-        let path: PathBuf = dir.join("config.json");
-        let text = std::fs::read_to_string(&path).map_err(|source| ParserError::Io { path: path.clone(), source })?;
-        let meta: CheckpointMeta = serde_json::from_str(&text)?;
+        let meta = CheckpointMeta::read(dir)?;
         let vocab = Vocab::from_tokens(meta.vocab.clone());
         let tokenizer = SourceTokenizer::from_dir(tokenizer_dir)?;
         let weights = |file: &Path| -> Result<(Seq2Seq, nn::VarStore), ParserError> {
