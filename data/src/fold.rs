@@ -52,7 +52,6 @@ pub fn fold(facts: &[GroundFact]) -> Vec<Fact> {
         }
         groups.push((template, free.into_iter().map(|(_, k)| k).collect()));
     }
-    let since = join_first_years(&units, &mut group_of, &groups);
 
     let mut out: Vec<Fact> = Vec::new();
     let mut placed: Vec<Option<usize>> = vec![None; groups.len()];
@@ -62,10 +61,7 @@ pub fn fold(facts: &[GroundFact]) -> Vec<Fact> {
             Some(g) if placed[g].is_none() => {
                 let (template, keys) = &groups[g];
                 let var = var_name(&keys[0]);
-                let domain = match since[g] {
-                    Some((first, to)) => Domain::Since { first, to },
-                    None => domain(keys),
-                };
+                let domain = domain(keys);
                 let body = unit_facts(&rename(template, &var));
                 // Groups over the same values share one `for`.
                 let same = out.iter().position(|f| {
@@ -85,49 +81,6 @@ pub fn fold(facts: &[GroundFact]) -> Vec<Fact> {
         }
     }
     out
-}
-
-/// A yearly series over whole years whose year before is a partial one,
-/// begun on another day than January 1st ("since September 16th, 2017"):
-/// that year's event joins the series, which then runs since that date.
-/// The date and last year of each group that is such a series.
-fn join_first_years(units: &[Unit], group_of: &mut [Option<usize>], groups: &[(Unit, Vec<Value>)]) -> Vec<Option<(NaiveDate, i64)>> {
-    let mut since = vec![None; groups.len()];
-    for (g, (template, keys)) in groups.iter().enumerate() {
-        let Unit::Event { roles, .. } = template else { continue };
-        let starts_yearly = roles.iter().filter(|(r, _)| *r == Role::Start).eq([&(Role::Start, Term::FirstDay(HOLE.into()))]);
-        let Domain::Range { from, to } = domain(keys) else { continue };
-        if !starts_yearly || !is_year(from) {
-            continue;
-        }
-        let before = Value::Int(from - 1);
-        let partial = units.iter().enumerate().filter(|(i, _)| group_of[*i].is_none()).find_map(|(i, unit)| {
-            let (t, _) = templates(unit).into_iter().find(|(_, k)| *k == before)?;
-            let Unit::Event { roles: partial_roles, .. } = &t else { return None };
-            let first = partial_roles.iter().find_map(|(r, v)| match (r, v) {
-                (Role::Start, Term::Value(Value::Date(d))) if i64::from(d.year()) == from - 1 && d.ordinal() > 1 => Some(*d),
-                _ => None,
-            })?;
-            (with_start(&t, Term::FirstDay(HOLE.into())) == *template).then_some((i, first))
-        });
-        if let Some((i, first)) = partial {
-            group_of[i] = Some(g);
-            since[g] = Some((first, to));
-        }
-    }
-    since
-}
-
-/// An event template with its start said as `start`.
-fn with_start(unit: &Unit, start: Term) -> Unit {
-    match unit {
-        Unit::Event { id, kinds, roles } => Unit::Event {
-            id: id.clone(),
-            kinds: kinds.clone(),
-            roles: roles.iter().map(|(r, t)| (*r, if *r == Role::Start { start.clone() } else { t.clone() })).collect(),
-        },
-        other => other.clone(),
-    }
 }
 
 /// Gathers each event's type and role facts into one unit, in order of
@@ -405,44 +358,20 @@ mod tests {
         assert_eq!(fact_set(&folded).unwrap(), want);
     }
 
-    /// `payment(year)` begun on `start` instead of January 1st.
-    fn started(year: i64, start: NaiveDate) -> Vec<GroundFact> {
-        let mut facts = payment(year);
-        facts[3] = GroundFact::Role { event: Term::name(format!("bob_maintains_household_{year}")), role: Role::Start, value: Term::date(start) };
-        facts
-    }
-
     #[test]
     fn an_odd_member_stays_outside_the_group() {
-        // 2019 starts on September 16th, inside the series.
-        let ground: Vec<_> = (2016..=2021)
-            .flat_map(|y| if y == 2019 { started(y, NaiveDate::from_ymd_opt(2019, 9, 16).unwrap()) } else { payment(y) })
-            .collect();
+        let mut ground: Vec<_> = (2017..=2020).flat_map(payment).collect();
+        // 2017 starts on September 16th instead of January 1st.
+        ground[3] = GroundFact::Role {
+            event: Term::name("bob_maintains_household_2017"),
+            role: Role::Start,
+            value: Term::date(NaiveDate::from_ymd_opt(2017, 9, 16).unwrap()),
+        };
         let folded = fold(&ground);
-        assert!(folded.iter().any(|f| matches!(f, Fact::Event(_))), "{folded:?}");
+        assert_eq!(folded.len(), 2);
         let mut want = ground.clone();
         want.sort();
         assert_eq!(fact_set(&folded).unwrap(), want);
-    }
-
-    #[test]
-    fn a_partial_first_year_makes_a_series_since_its_date() {
-        let since = NaiveDate::from_ymd_opt(2017, 9, 16).unwrap();
-        let ground: Vec<_> = (2017..=2020).flat_map(|y| if y == 2017 { started(y, since) } else { payment(y) }).collect();
-        let folded = fold(&ground);
-        assert_eq!(folded.len(), 1, "{folded:?}");
-        let Fact::ForEach(fe) = &folded[0] else { panic!() };
-        assert_eq!(fe.domain, Domain::Since { first: since, to: 2020 });
-        let mut want = ground.clone();
-        want.sort();
-        assert_eq!(fact_set(&folded).unwrap(), want);
-        // A first year begun on January 1st is a plain range; one begun in
-        // another year than the one before the series is left apart.
-        for start in [NaiveDate::from_ymd_opt(2016, 9, 16).unwrap()] {
-            let ground: Vec<_> = (2017..=2020).flat_map(|y| if y == 2017 { started(y, start) } else { payment(y) }).collect();
-            let folded = fold(&ground);
-            assert!(folded.iter().all(|f| !matches!(f, Fact::ForEach(ForEach { domain: Domain::Since { .. }, .. }))), "{folded:?}");
-        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Ground facts: the IR with every [`ForEach`] unrolled and every variable
 //! substituted. This is what the solver loads.
 
-use crate::ir::{Assertion, Domain, Event, Fact, ForEach, Part, Term, Value, Var};
+use crate::ir::{Assertion, Event, Fact, Part, Term, Value, Var};
 use crate::vocab::{EventKind, Role};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
@@ -65,15 +65,9 @@ fn expand_into(
             }),
             Fact::ForEach(group) => {
                 let saved = env.get(&group.var).cloned();
-                // A series since a date: its first year begins on that date.
-                let first_year = match group.domain {
-                    Domain::Since { first, .. } => Some(starting_on(&group.body, &group.var, first)),
-                    _ => None,
-                };
-                for (i, value) in group.domain.values().into_iter().enumerate() {
+                for value in group.domain.values() {
                     env.insert(group.var.clone(), value);
-                    let body = first_year.as_ref().filter(|_| i == 0).unwrap_or(&group.body);
-                    expand_into(body, env, out)?;
+                    expand_into(&group.body, env, out)?;
                 }
                 match saved {
                     Some(v) => env.insert(group.var.clone(), v),
@@ -86,24 +80,6 @@ fn expand_into(
         }
     }
     Ok(())
-}
-
-/// `facts` with `first_day(var)` said as `first`.
-fn starting_on(facts: &[Fact], var: &Var, first: NaiveDate) -> Vec<Fact> {
-    let term = |t: &Term| match t {
-        Term::FirstDay(v) if v == var => Term::date(first),
-        other => other.clone(),
-    };
-    facts
-        .iter()
-        .map(|f| match f {
-            Fact::Event(e) => Fact::Event(Event { roles: e.roles.iter().map(|(r, t)| (*r, term(t))).collect(), ..e.clone() }),
-            Fact::Assert(a) => Fact::Assert(Assertion { args: a.args.iter().map(term).collect(), ..a.clone() }),
-            // An inner group of the same variable shadows it.
-            Fact::ForEach(g) if &g.var == var => f.clone(),
-            Fact::ForEach(g) => Fact::ForEach(ForEach { body: starting_on(&g.body, var, first), ..g.clone() }),
-        })
-        .collect()
 }
 
 /// `term` with the variables of `env` substituted.

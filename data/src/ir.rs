@@ -8,7 +8,7 @@
 //! facts.
 
 use crate::vocab::{Aux, EventKind, Role, SectionId};
-use chrono::{Datelike, NaiveDate};
+use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
 /// A ground value.
@@ -148,10 +148,6 @@ pub enum Domain {
     /// The integers `from..=to`.
     Range { from: i64, to: i64 },
     List { values: Vec<Value> },
-    /// The years from `first`'s to `to`, the first of them beginning on
-    /// `first`: in that year `first_day(Y)` is `first` (SARA's series
-    /// "since September 16th, 2017", a partial year and then whole ones).
-    Since { first: NaiveDate, to: i64 },
 }
 
 impl Domain {
@@ -159,14 +155,12 @@ impl Domain {
         match self {
             Domain::Range { from, to } => (*from..=*to).map(Value::Int).collect(),
             Domain::List { values } => values.clone(),
-            Domain::Since { first, to } => (i64::from(first.year())..=*to).map(Value::Int).collect(),
         }
     }
     pub fn len(&self) -> usize {
         match self {
             Domain::Range { from, to } => (to - from + 1).max(0) as usize,
             Domain::List { values } => values.len(),
-            Domain::Since { first, to } => (to - i64::from(first.year()) + 1).max(0) as usize,
         }
     }
     pub fn is_empty(&self) -> bool {

@@ -16,9 +16,7 @@
 //! (`alice`, `'two words'`, `e3_{Y}` splices a variable), `"text"`,
 //! integers, ISO dates, `[lists]`, `_`, variables (`Y`), `first_day(Y)`,
 //! `last_day(Y)` and `within(after,before)` (a date strictly between, or
-//! none). A range may start on a date: `for Y in 2017-09-16..2117` runs
-//! over the years 2017 to 2117, the first of them beginning on that date
-//! (`first_day(Y)` is 2017-09-16 there), as SARA writes a series "since". A query joins goals with `&`: a predicate with arguments,
+//! none). A query joins goals with `&`: a predicate with arguments,
 //! `unbound V`, `first_day YEAR V`, `before A B`, or `tax PERSON YEAR`.
 //!
 //! [`canonical_ids`] renames event ids to `e1`, `e2`, … in order of first
@@ -66,9 +64,6 @@ fn print_facts(facts: &[Fact], depth: usize, out: &mut String) {
                         let _ = write!(out, "{from}..{to}");
                     }
                     Domain::List { values } => print_list(values, out),
-                    Domain::Since { first, to } => {
-                        let _ = write!(out, "{}..{to}", first.format("%Y-%m-%d"));
-                    }
                 }
                 out.push_str(" {\n");
                 print_facts(&fe.body, depth + 1, out);
@@ -561,11 +556,7 @@ impl Reader {
                     Domain::Range { from, to: self.int()? }
                 }
                 Term::Value(Value::List(values)) => Domain::List { values },
-                Term::Value(Value::Date(first)) => {
-                    self.expect("..")?;
-                    Domain::Since { first, to: self.int()? }
-                }
-                other => return Err(self.err(format!("expected a range, a list or a date, found {other:?}"))),
+                other => return Err(self.err(format!("expected a range or list, found {other:?}"))),
             };
             self.expect("{")?;
             self.end_line()?;

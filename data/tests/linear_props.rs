@@ -81,7 +81,6 @@ fn domain() -> impl Strategy<Value = Domain> {
     prop_oneof![
         (any::<i64>(), any::<i64>()).prop_map(|(from, to)| Domain::Range { from, to }),
         prop::collection::vec(scalar(), 0..4).prop_map(|values| Domain::List { values }),
-        (date(), any::<i64>()).prop_map(|(first, to)| Domain::Since { first, to }),
     ]
 }
 

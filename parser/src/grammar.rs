@@ -11,7 +11,6 @@
 use crate::mentions::{is_year, Mention, MentionKind};
 use crate::people::is_first_name;
 use crate::target::{earlier_event, event_number, max_event, Token};
-use chrono::Datelike;
 use lexlog_data::{ArgType, EventKind, Predicate, Role, SectionId, Value};
 use std::collections::HashMap;
 
@@ -579,17 +578,11 @@ fn for_line(c: &mut Cursor) -> Step {
         _ => return dead(),
     }
     c.word("in")?;
-    match c.next(&[Class::Value(Slot::Number), Class::Value(Slot::Date), Class::Word("[")])? {
-        // A range of numbers, or of years since a date.
-        t @ Token::Value(Value::Int(_) | Value::Date(_)) => {
-            let from = match t {
-                Token::Value(Value::Date(d)) => i64::from(d.year()),
-                Token::Value(Value::Int(from)) => *from,
-                _ => return dead(),
-            };
+    match c.next(&[Class::Value(Slot::Number), Class::Word("[")])? {
+        Token::Value(Value::Int(from)) => {
             c.word("..")?;
-            match c.next(&[Class::RangeEnd(from)])? {
-                Token::Value(Value::Int(to)) if *to >= from => {}
+            match c.next(&[Class::RangeEnd(*from)])? {
+                Token::Value(Value::Int(to)) if to >= from => {}
                 _ => return dead(),
             }
         }

@@ -357,10 +357,8 @@ fn values(f: &Fact, ids: &HashSet<String>, out: &mut Vec<Value>) {
         Fact::Event(e) => e.roles.iter().for_each(|(_, t)| term(t, out)),
         Fact::Assert(a) => a.args.iter().for_each(|t| term(t, out)),
         Fact::ForEach(g) => {
-            match &g.domain {
-                Domain::Range { from, to } => out.extend([Value::Int(*from), Value::Int(*to)]),
-                Domain::Since { first, to } => out.extend([Value::Date(*first), Value::Int(*to)]),
-                Domain::List { .. } => {}
+            if let Domain::Range { from, to } = &g.domain {
+                out.extend([Value::Int(*from), Value::Int(*to)]);
             }
             g.body.iter().for_each(|b| values(b, ids, out));
         }

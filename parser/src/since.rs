@@ -2,8 +2,8 @@
 //! "from 2004 to 2019" is also given with "since March 3rd, 2004" in its
 //! place, with the facts SARA writes for a "since" date: what held over
 //! the range starts on that date and has no end, and a yearly series (a
-//! household maintained every year) runs since that date (its first year
-//! partial) to a century on.
+//! household maintained every year) becomes the partial first year as an
+//! event of its own, then every whole year from the next to a century on.
 //! Train has such series for one payer only; this lets a model see any
 //! sentence it has with either time expression.
 
@@ -55,14 +55,33 @@ fn variant_at(e: &Example, salt: u64) -> Option<(Example, usize)> {
     let ir = split_groups(&linear::parse(&render(&e.target)).ok()?);
     let home = align(text, &ir);
     let mut facts = Vec::new();
+    let mut later = Vec::new();
     for (f, &h) in ir.facts.iter().zip(&home) {
-        facts.push(match f {
-            _ if h != i => f.clone(),
-            Fact::Event(ev) => Fact::Event(from_date(ev, (from, to), date)?),
-            Fact::ForEach(g) => Fact::ForEach(series_since(g, (from, to), date)?),
+        if h != i {
+            facts.append(&mut later);
+            facts.push(f.clone());
+            continue;
+        }
+        match f {
+            Fact::Event(ev) => {
+                facts.append(&mut later);
+                facts.push(Fact::Event(from_date(ev, (from, to), date)?));
+            }
+            Fact::ForEach(g) => {
+                let (partial, series) = series_since(g, (from, to), date, facts.len() + later.len())?;
+                // SARA's order: the first partial year, the series, the others' partial years.
+                let first = !matches!(facts.last(), Some(Fact::ForEach(p)) if p.domain == series.domain);
+                if first {
+                    facts.push(partial);
+                } else {
+                    later.push(partial);
+                }
+                facts.push(Fact::ForEach(series));
+            }
             Fact::Assert(_) => return None,
-        });
+        }
     }
+    facts.append(&mut later);
 
     let (s, t) = spans[i];
     let sentence = rewrite(&text[s..t], at, date)?;
@@ -161,9 +180,10 @@ fn from_date(ev: &Event, (from, to): (i32, i32), date: NaiveDate) -> Option<Even
     Some(Event { roles, ..ev.clone() })
 }
 
-/// A yearly series over the range as SARA writes one "since" `date`: from
-/// that date (a partial first year) to the horizon.
-fn series_since(g: &ForEach, (from, to): (i32, i32), date: NaiveDate) -> Option<ForEach> {
+/// A yearly series over the range as SARA writes one "since" `date`: its
+/// first, partial year (an event named apart by `n`), and the whole years
+/// after, to the horizon.
+fn series_since(g: &ForEach, (from, to): (i32, i32), date: NaiveDate, n: usize) -> Option<(Fact, ForEach)> {
     if g.domain != (Domain::Range { from: i64::from(from), to: i64::from(to) }) {
         return None;
     }
@@ -174,8 +194,19 @@ fn series_since(g: &ForEach, (from, to): (i32, i32), date: NaiveDate) -> Option<
     if !yearly || other_dates {
         return None;
     }
-    let domain = Domain::Since { first: date, to: i64::from(from) + SERIES_HORIZON };
-    Some(ForEach { domain, ..g.clone() })
+    let year_end = NaiveDate::from_ymd_opt(from, 12, 31)?;
+    let roles = ev
+        .roles
+        .iter()
+        .map(|(r, t)| match r {
+            Role::Start => (*r, Term::date(date)),
+            Role::End => (*r, Term::date(year_end)),
+            _ => (*r, t.clone()),
+        })
+        .collect();
+    let partial = Fact::Event(Event { kind: ev.kind, id: Term::name(format!("since_first_year_{n}")), roles });
+    let domain = Domain::Range { from: i64::from(from) + 1, to: i64::from(from) + SERIES_HORIZON };
+    Some((partial, ForEach { domain, ..g.clone() }))
 }
 
 fn uses_var(t: &Term, var: &str) -> bool {
@@ -223,16 +254,18 @@ mod tests {
         let text = render(&v.target);
         let want = "marriage e1 agent = alice agent = bob start = 1992-12-31\n\
             residence e2 agent = charlie agent = bob patient = bob_s_house start = 2004-04-01\n\
-            for Y in 2004-04-01 .. 2104{\n\
-            payment e3_{Y} agent = bob amount = 40 purpose = bob_s_house start = first_day ( Y ) end = last_day ( Y )\n\
-            payment e4_{Y} agent = alice amount = 60 purpose = bob_s_house start = first_day ( Y ) end = last_day ( Y )\n\
+            payment e3 agent = bob amount = 40 purpose = bob_s_house start = 2004-04-01 end = 2004-12-31\n\
+            for Y in 2005 .. 2104{\n\
+            payment e4_{Y} agent = bob amount = 40 purpose = bob_s_house start = first_day ( Y ) end = last_day ( Y )\n\
+            payment e5_{Y} agent = alice amount = 60 purpose = bob_s_house start = first_day ( Y ) end = last_day ( Y )\n\
             }\n\
+            payment e6 agent = alice amount = 60 purpose = bob_s_house start = 2004-04-01 end = 2004-12-31\n\
             query tax alice 2013\n";
         assert_eq!(text, want);
         assert_copyable(&v);
         // The sentence's facts stay with the sentence.
         let units = crate::sentences::units(&[v]);
-        assert!(render(&units[1].target).contains("for Y in 2004-04-01 .. 2104"), "{}", render(&units[1].target));
+        assert!(render(&units[1].target).contains("for Y in 2005 .. 2104"), "{}", render(&units[1].target));
         assert!(units[0].target.iter().all(|t| !matches!(t, crate::target::Token::Sym(s) if s == "payment")));
     }
 
@@ -247,7 +280,7 @@ mod tests {
             let units = since_units(std::slice::from_ref(&e), unit, 12);
             assert_eq!(units.len(), 1);
             assert_eq!(units[0].id, "x~since#1");
-            assert!(render(&units[0].target).starts_with("for Y in 2017-03-02 .. 2117{\njoint_return e1_{Y} agent = alice agent = bob start = first_day ( Y ) end = last_day ( Y )"), "{}", render(&units[0].target));
+            assert!(render(&units[0].target).starts_with("joint_return e1 agent = alice agent = bob start = 2017-03-02 end = 2017-12-31"));
         }
         let whole = since_units(&[e], Unit::Case, 12);
         assert!(whole.len() == 1 && render(&whole[0].target).contains("query s7703"));
@@ -258,7 +291,7 @@ mod tests {
         let e = example("Alice and Bob file jointly from 2017 to 2019.", "Is Alice married?", "for Y in 2017..2019 {\n joint_return e1_{Y} agent=alice agent=bob start=first_day(Y) end=last_day(Y)\n}\nquery s7703 alice _ 2018\n");
         let v = since_variant(&e, 12).unwrap();
         assert!(v.source.starts_with("Alice and Bob file jointly since March 2nd, 2017."), "{}", v.source);
-        assert!(render(&v.target).starts_with("for Y in 2017-03-02 .. 2117{\njoint_return e1_{Y} agent"), "{}", render(&v.target));
+        assert!(render(&v.target).starts_with("joint_return e1 agent = alice agent = bob start = 2017-03-02 end = 2017-12-31\nfor Y in 2018 .. 2117{"), "{}", render(&v.target));
         assert_copyable(&v);
     }
 
