@@ -91,8 +91,8 @@ impl CheckpointMeta {
     /// The `config.json` of a checkpoint directory.
     pub fn read(dir: &Path) -> Result<CheckpointMeta, ParserError> {
         let path = dir.join("config.json");
-        let text = std::fs::read_to_string(&path).map_err(|source| ParserError::Io { path, source })?;
-        Ok(serde_json::from_str(&text)?)
+        let text = std::fs::read_to_string(&path).map_err(|source| ParserError::Io { path: path.clone(), source })?;
+        serde_json::from_str(&text).map_err(|e| ParserError::Config(format!("{}: {e}", path.display())))
     }
 }
 
@@ -585,6 +585,16 @@ pub struct ScoredAction {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_malformed_checkpoint_config_names_its_file() {
+        let dir = std::env::temp_dir().join(format!("lexlog-meta-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("config.json"), "{\"train\": 3,\n").unwrap();
+        let err = CheckpointMeta::read(&dir).unwrap_err().to_string();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(err.contains("config.json") && err.contains("line 1"), "{err}");
+    }
 
     #[test]
     fn a_pair_goes_to_dev_or_train_whole() {
