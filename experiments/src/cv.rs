@@ -26,7 +26,7 @@ pub fn folds(cases: &[Case], k: usize, seed: u64) -> BTreeMap<String, usize> {
 
 pub fn run(data: &Dataset, k: usize, config: &Path, out: &Path, beam: usize) -> Result<Vec<JointReport>> {
     let text = std::fs::read_to_string(config).with_context(|| format!("reading {}", config.display()))?;
-    let cfg: TrainConfig = serde_json::from_str(&text)?;
+    let cfg: TrainConfig = serde_json::from_str(&text).with_context(|| format!("parsing {}", config.display()))?;
     let fold_of = folds(&data.cases, k, cfg.seed);
     let solver = Solver::new()?;
     let device = lexlog_parser::device::best_device();

@@ -59,8 +59,8 @@ pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf
     let mut out = BTreeMap::new();
     if cache.is_file() {
         let f = std::fs::File::open(&cache).with_context(|| format!("reading {}", cache.display()))?;
-        for line in std::io::BufReader::new(f).lines() {
-            let cb: CaseBeams = serde_json::from_str(&line?)?;
+        for (n, line) in std::io::BufReader::new(f).lines().enumerate() {
+            let cb: CaseBeams = serde_json::from_str(&line?).with_context(|| format!("{} line {}", cache.display(), n + 1))?;
             out.insert(cb.case, cb.beams);
         }
         if cases.iter().all(|c| out.contains_key(&c.id)) {

@@ -90,10 +90,15 @@ pub struct CheckpointMeta {
 impl CheckpointMeta {
     /// The `config.json` of a checkpoint directory.
     pub fn read(dir: &Path) -> Result<CheckpointMeta, ParserError> {
-        let path = dir.join("config.json");
-        let text = std::fs::read_to_string(&path).map_err(|source| ParserError::Io { path: path.clone(), source })?;
-        serde_json::from_str(&text).map_err(|e| ParserError::Config(format!("{}: {e}", path.display())))
+        read_json(&dir.join("config.json"))
     }
+}
+
+/// A JSON file of a checkpoint; a malformed one is an error naming the
+/// file (serde's message gives the line).
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ParserError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ParserError::Io { path: path.to_path_buf(), source })?;
+    serde_json::from_str(&text).map_err(|e| ParserError::Config(format!("{}: {e}", path.display())))
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -356,8 +361,7 @@ pub fn train(
     let mut start_epoch = 0;
     if resuming {
         load_weights(&mut vs, &out.join("last.safetensors"))?;
-        let text = std::fs::read_to_string(out.join("metrics.json")).map_err(|source| ParserError::Io { path: out.join("metrics.json"), source })?;
-        metrics = serde_json::from_str(&text)?;
+        metrics = read_json(&out.join("metrics.json"))?;
         start_epoch = metrics.epoch;
     }
 
