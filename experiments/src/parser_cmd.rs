@@ -9,7 +9,8 @@ use lexlog_parser::target::{Action, Token, Vocab, UNK};
 #[derive(Subcommand)]
 pub enum ParserCommand {
     /// How much of each split's gold targets the copy + vocabulary scheme
-    /// (vocabulary from the train split) can express.
+    /// (vocabulary from the train split) can express, which cases it
+    /// cannot, and how many cases ask a predicate no train query asks.
     Coverage,
     /// A case's sentence units as the sentence-unit model learns them: each
     /// sentence with the gold facts aligned to it, then the query.
@@ -33,6 +34,21 @@ pub enum ParserCommand {
     },
 }
 
+/// The predicates a case's gold query asks (`tax` for a tax case).
+fn query_preds(case: &lexlog_data::Case) -> Vec<String> {
+    match &case.ir.query {
+        Some(lexlog_data::Query::Holds { goals }) => goals
+            .iter()
+            .filter_map(|g| match g {
+                lexlog_data::Goal::Holds(a) => Some(a.pred.as_str().to_string()),
+                _ => None,
+            })
+            .collect(),
+        Some(lexlog_data::Query::Tax { .. }) => vec!["tax".into()],
+        None => Vec::new(),
+    }
+}
+
 /// Every subsection id of the statutes: the predicates a query may ask.
 pub fn statute_ids(data: &Dataset) -> Vec<String> {
     let mut nodes = Vec::new();
@@ -44,14 +60,18 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
     let data = Dataset::load_default().context("loading SARA")?;
     match cmd {
         ParserCommand::Coverage => {
-            let train: Vec<Example> = data.cases_in(Some(Split::Train)).map(Example::from_case).collect();
-            let test: Vec<Example> = data.cases_in(Some(Split::Test)).map(Example::from_case).collect();
+            let train_cases: Vec<&lexlog_data::Case> = data.cases_in(Some(Split::Train)).collect();
+            let test_cases: Vec<&lexlog_data::Case> = data.cases_in(Some(Split::Test)).collect();
+            let train: Vec<Example> = train_cases.iter().map(|c| Example::from_case(c)).collect();
+            let test: Vec<Example> = test_cases.iter().map(|c| Example::from_case(c)).collect();
             let vocab = Vocab::build(train.iter().map(|e| (e.target.as_slice(), e.mentions.as_slice())), &statute_ids(&data));
             println!("vocabulary: {} tokens (from the train split)", vocab.len());
-            for (name, set) in [("train", &train), ("test", &test)] {
+            let asked: std::collections::HashSet<String> = train_cases.iter().flat_map(|c| query_preds(c)).collect();
+            for (name, set, cases) in [("train", &train, &train_cases), ("test", &test, &test_cases)] {
                 let (mut tokens, mut values, mut copied, mut unk, mut whole) = (0, 0, 0, 0, 0);
                 let mut lengths: Vec<usize> = Vec::new();
                 let mut missing: std::collections::BTreeMap<String, usize> = Default::default();
+                let mut inexpressible: Vec<String> = Vec::new();
                 for e in set.iter() {
                     let actions = vocab.encode(&e.target, &e.mentions);
                     lengths.push(actions.len());
@@ -61,12 +81,16 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
                     let u = actions.iter().filter(|a| **a == Action::Vocab(UNK)).count();
                     unk += u;
                     whole += (u == 0) as usize;
+                    if u > 0 {
+                        inexpressible.push(e.id.clone());
+                    }
                     for (t, a) in e.target.iter().zip(&actions) {
                         if *a == Action::Vocab(UNK) {
                             *missing.entry(lexlog_parser::target::render(std::slice::from_ref(t))).or_default() += 1;
                         }
                     }
                 }
+                let unseen = cases.iter().filter(|c| query_preds(c).iter().any(|p| !asked.contains(p))).count();
                 lengths.sort_unstable();
                 println!(
                     "{name}: {} cases; {tokens} target tokens, {values} values, {copied} copied; {unk} unknown ({:.2} %); {whole} cases fully expressible; actions median {} max {}",
@@ -78,6 +102,8 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
                 let mut top: Vec<_> = missing.into_iter().collect();
                 top.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
                 println!("  most frequent unknown: {:?}", &top[..top.len().min(15)]);
+                println!("  not expressible: {}", if inexpressible.is_empty() { "none".to_string() } else { inexpressible.join(", ") });
+                println!("  asking a predicate no train query asks: {unseen} of {} cases", set.len());
             }
         }
         ParserCommand::Units { case: id, since } => {
