@@ -212,6 +212,12 @@ fn parse_date(s: &str) -> Option<NaiveDate> {
     (s.len() == 10).then_some(d)
 }
 
+/// `YYYY-MM-DD` in shape, whether or not such a day exists.
+fn looks_like_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10 && b.iter().enumerate().all(|(i, c)| if i == 4 || i == 7 { *c == b'-' } else { c.is_ascii_digit() })
+}
+
 /// A resolved Prolog term as a ground IR term.
 fn to_term(t: &PTerm) -> std::result::Result<Term, String> {
     Ok(match t {
@@ -233,7 +239,8 @@ fn to_term(t: &PTerm) -> std::result::Result<Term, String> {
 fn to_value(t: &PTerm) -> std::result::Result<Value, String> {
     Ok(match t {
         PTerm::Atom(a) => Value::Name(a.clone()),
-        PTerm::Str(s) => parse_date(s).map_or_else(|| Value::Text(s.clone()), Value::Date),
+        PTerm::Str(s) if looks_like_date(s) => Value::Date(parse_date(s).ok_or_else(|| format!("\"{s}\" is no date of the calendar"))?),
+        PTerm::Str(s) => Value::Text(s.clone()),
         PTerm::Int(i) => Value::Int(*i),
         PTerm::List(items) => Value::List(items.iter().map(to_value).collect::<std::result::Result<_, _>>()?),
         PTerm::Var(_) => return Err("a list holds an unbound variable".into()),

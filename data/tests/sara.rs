@@ -51,6 +51,8 @@ fn a_corrupted_case_file_is_rejected_with_file_and_line() {
         ("amount_(alice_makes_money,100000).", "amount_(alice_makes_money,100000"),
         ("agent_(alice_makes_money,alice).", "agnt_(alice_makes_money,alice)."),
         ("start_(alice_makes_money,\"2015-01-01\").", "start_(alice_makes_money,\"2015-01-01)."),
+        // A day no calendar has is an error, not a text.
+        ("start_(alice_makes_money,\"2015-01-01\").", "start_(alice_makes_money,\"2015-13-01\")."),
     ];
     for (good, bad) in cases {
         let line = source.lines().position(|l| l == good).expect("fact present") + 1;
