@@ -4,7 +4,7 @@
 //! trained on the other folds (its own dev set held out of them).
 
 use crate::joint::{beams_for, evaluate, score, JointReport};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use lexlog_data::{Case, Dataset};
 use lexlog_parser::config::TrainConfig;
 use lexlog_parser::example::Example;
@@ -25,8 +25,7 @@ pub fn folds(cases: &[Case], k: usize, seed: u64) -> BTreeMap<String, usize> {
 }
 
 pub fn run(data: &Dataset, k: usize, config: &Path, out: &Path, beam: usize) -> Result<Vec<JointReport>> {
-    let text = std::fs::read_to_string(config).with_context(|| format!("reading {}", config.display()))?;
-    let cfg: TrainConfig = serde_json::from_str(&text).with_context(|| format!("parsing {}", config.display()))?;
+    let cfg: TrainConfig = crate::train_cmd::read_config(config)?;
     let fold_of = folds(&data.cases, k, cfg.seed);
     let solver = Solver::new()?;
     let device = lexlog_parser::device::best_device();

@@ -6,7 +6,7 @@ use lexlog_data::{Dataset, Split};
 use lexlog_parser::config::TrainConfig;
 use lexlog_parser::example::Example;
 use lexlog_parser::source::minilm_dir;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
 pub struct TrainArgs {
@@ -29,9 +29,32 @@ pub struct TrainArgs {
     epochs: Option<usize>,
 }
 
+/// A training config from its file: a key the config does not have (a
+/// misspelt `"epoch"`) or a preset that does not exist is an error naming
+/// the file, not a default silently trained with.
+pub fn read_config(path: &Path) -> Result<TrainConfig> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let cfg: TrainConfig = serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    let given: serde_json::Value = serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    let known = serde_json::to_value(&cfg)?;
+    if let (Some(given), Some(known)) = (given.as_object(), known.as_object()) {
+        if let Some(key) = given.keys().find(|k| !known.contains_key(*k)) {
+            let mut keys: Vec<&String> = known.keys().collect();
+            keys.sort();
+            anyhow::bail!("{}: unknown key {key:?}; a training config has {}", path.display(), keys.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", "));
+        }
+    }
+    if cfg.model_config().is_none() {
+        match &cfg.preset {
+            Some(p) => anyhow::bail!("{}: no preset {p:?} (the presets are tiny and base)", path.display()),
+            None => anyhow::bail!("{}: names no model (a preset or a model)", path.display()),
+        }
+    }
+    Ok(cfg)
+}
+
 pub fn run(args: TrainArgs) -> Result<()> {
-    let text = std::fs::read_to_string(&args.config).with_context(|| format!("reading {}", args.config.display()))?;
-    let mut cfg: TrainConfig = serde_json::from_str(&text).with_context(|| format!("parsing {}", args.config.display()))?;
+    let mut cfg = read_config(&args.config)?;
     if let Some(seed) = args.seed {
         cfg.seed = seed;
     }
@@ -69,4 +92,34 @@ pub fn run(args: TrainArgs) -> Result<()> {
     bar.finish();
     println!("{}", serde_json::to_string_pretty(&metrics)?);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_config;
+
+    #[test]
+    fn committed_configs_read_and_misspelt_keys_do_not() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../parser/configs");
+        let mut read = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "json") {
+                read_config(&path).unwrap_or_else(|e| panic!("{e:#}"));
+                read += 1;
+            }
+        }
+        assert!(read >= 5, "only {read} configs in {}", dir.display());
+        let tmp = std::env::temp_dir().join(format!("lexlog-config-{}.json", std::process::id()));
+        let main = std::fs::read_to_string(dir.join("main.json")).unwrap();
+        for (text, says) in [
+            (main.replacen('{', r#"{"epoch": 3,"#, 1), "unknown key \"epoch\""),
+            (main.replacen(r#""preset": "base""#, r#""preset": "huge""#, 1), "no preset \"huge\""),
+        ] {
+            std::fs::write(&tmp, &text).unwrap();
+            let err = format!("{:#}", read_config(&tmp).unwrap_err());
+            assert!(err.starts_with(&tmp.display().to_string()) && err.contains(says), "{err}");
+        }
+        std::fs::remove_file(&tmp).unwrap();
+    }
 }
