@@ -100,6 +100,9 @@ struct Report {
     oracle_at_k: BTreeMap<String, f64>,
     cases_per_second: f64,
     by_section: BTreeMap<String, SectionReport>,
+    /// Cases whose gold query asks only predicates that some train-split
+    /// case the model trained on asks (`asked_in_train`), and the others.
+    by_query_predicate: BTreeMap<String, SectionReport>,
     /// Gold facts the top beam misses, and facts it adds, by fact type.
     missing_by_type: BTreeMap<String, usize>,
     spurious_by_type: BTreeMap<String, usize>,
@@ -157,6 +160,13 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         .filter(|c| args.cases.is_empty() || args.cases.contains(&c.id))
         .take(args.limit.unwrap_or(usize::MAX))
         .collect();
+    // What the model's training asked: the train split less the cases evaluated.
+    let asked: std::collections::HashSet<String> = data
+        .cases_in(Some(lexlog_data::Split::Train))
+        .filter(|c| !cases.iter().any(|e| e.id == c.id))
+        .flat_map(crate::parser_cmd::query_preds)
+        .collect();
+    let mut by_predicate: BTreeMap<String, Vec<Counts>> = BTreeMap::new();
     for case in &cases {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
         let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, query_names_from_question: args.query_names == QueryNames::Question, event_slots: event_slots.clone(), shared_places: shared_places.clone(), ..Default::default() };
@@ -175,6 +185,8 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         let section = crate::solve_cmd::section_of(case);
         per_case.push(CaseReport { case: case.id.clone(), section: section.clone(), counts: c, gold_rank: *ranks.last().unwrap_or(&None) });
         sections.entry(section).or_default().push(c);
+        let seen = crate::parser_cmd::query_preds(case).iter().all(|p| asked.contains(p));
+        by_predicate.entry(if seen { "asked_in_train" } else { "never_asked_in_train" }.to_string()).or_default().push(c);
         top1.push(c);
         if let Some(w) = saved.as_mut() {
             let line = SavedCase { case: case.id.clone(), beams: beams.iter().map(|b| SavedBeam { text: b.text.clone(), logprob: b.logprob }).collect() };
@@ -196,13 +208,8 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         query_accuracy: top1.iter().filter(|c| c.query_correct).count() as f64 / n,
         oracle_at_k: [1, 4, args.common.k].iter().map(|&k| (k.to_string(), oracle(k))).collect(),
         cases_per_second: top1.len() as f64 / secs.max(1e-9),
-        by_section: sections
-            .iter()
-            .map(|(s, cs)| {
-                let share = |hit: fn(&Counts) -> bool| cs.iter().filter(|c| hit(c)).count() as f64 / cs.len() as f64;
-                (s.clone(), SectionReport { cases: cs.len(), fact_f1: prf(cs).2, exact_match: share(|c| c.exact), query_accuracy: share(|c| c.query_correct) })
-            })
-            .collect(),
+        by_section: grouped(&sections),
+        by_query_predicate: grouped(&by_predicate),
         missing_by_type: missing,
         spurious_by_type: spurious,
         per_case,
@@ -227,6 +234,9 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     for (s, r) in &report.by_section {
         println!("{s:<8} {:>6} {:>8.3} {:>8.3} {:>8.3}", r.cases, r.fact_f1, r.exact_match, r.query_accuracy);
     }
+    for (s, r) in &report.by_query_predicate {
+        println!("query predicate {s}: {} cases, fact F1 {:.3}, exact {:.3}, query {:.3}", r.cases, r.fact_f1, r.exact_match, r.query_accuracy);
+    }
     let top = |m: &BTreeMap<String, usize>| {
         let mut v: Vec<_> = m.iter().collect();
         v.sort_by_key(|(_, n)| std::cmp::Reverse(**n));
@@ -235,4 +245,15 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     println!("missing facts by type: {}", top(&report.missing_by_type));
     println!("spurious facts by type: {}", top(&report.spurious_by_type));
     Ok(())
+}
+
+/// Fact F1, exact match and query accuracy of each group of cases.
+fn grouped(groups: &BTreeMap<String, Vec<Counts>>) -> BTreeMap<String, SectionReport> {
+    groups
+        .iter()
+        .map(|(s, cs)| {
+            let share = |hit: fn(&Counts) -> bool| cs.iter().filter(|c| hit(c)).count() as f64 / cs.len() as f64;
+            (s.clone(), SectionReport { cases: cs.len(), fact_f1: prf(cs).2, exact_match: share(|c| c.exact), query_accuracy: share(|c| c.query_correct) })
+        })
+        .collect()
 }

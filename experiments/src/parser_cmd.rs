@@ -35,7 +35,7 @@ pub enum ParserCommand {
 }
 
 /// The predicates a case's gold query asks (`tax` for a tax case).
-fn query_preds(case: &lexlog_data::Case) -> Vec<String> {
+pub fn query_preds(case: &lexlog_data::Case) -> Vec<String> {
     match &case.ir.query {
         Some(lexlog_data::Query::Holds { goals }) => goals
             .iter()
