@@ -139,7 +139,7 @@ pub struct JointReport {
     pub by_section: BTreeMap<String, (usize, usize)>,
 }
 
-fn correct(gold: Answer, p: Option<Prediction>) -> bool {
+pub(crate) fn correct(gold: Answer, p: Option<Prediction>) -> bool {
     match (gold, p) {
         (Answer::Entailment, Some(Prediction::Entailment)) | (Answer::Contradiction, Some(Prediction::Contradiction)) => true,
         (Answer::Dollars(y), Some(Prediction::Dollars(x))) => within_delta(y, x),
