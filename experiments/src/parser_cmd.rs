@@ -21,6 +21,13 @@ pub enum ParserCommand {
         /// "from Y1 to Y2" sentence said with "since" a date of Y1.
         #[arg(long)]
         since: bool,
+        /// Show instead the copy that training's `augment_conjoin` adds
+        /// (its first pair of adjacent stating sentences joined), or
+        /// with `--pair N` its N-th.
+        #[arg(long)]
+        conjoin: bool,
+        #[arg(long, default_value_t = 0)]
+        pair: u64,
     },
     /// How sure a trained model is of a case's gold units: each unit's
     /// teacher-forced log-probability, and every gold token it gives less
@@ -106,12 +113,17 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
                 println!("  asking a predicate no train query asks: {unseen} of {} cases", set.len());
             }
         }
-        ParserCommand::Units { case: id, since } => {
+        ParserCommand::Units { case: id, since, conjoin, pair } => {
             let case = data.case(&id).with_context(|| format!("no case {id:?} in SARA"))?;
             let mut example = Example::from_case(case);
             if since {
                 example = lexlog_parser::since::since_variant(&example, 0)
                     .with_context(|| format!("case {id}: no \"from Y1 to Y2\" sentence whose facts can be said with \"since\""))?;
+            }
+            if conjoin {
+                example = lexlog_parser::conjoin::conjoined_variant(&example, pair)
+                    .with_context(|| format!("case {id}: no two adjacent sentences that state facts and join faithfully"))?
+                    .0;
             }
             let (text, question) = example.source.split_once(lexlog_parser::mentions::QUESTION_MARKER).context("a source without its question")?;
             let sentences = lexlog_parser::sentences::split(text).into_iter().map(|(s, e)| &text[s..e]);

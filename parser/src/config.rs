@@ -129,6 +129,11 @@ pub struct TrainConfig {
     /// it: that sentence's unit alone (the whole copy for case units).
     #[serde(default)]
     pub augment_since: bool,
+    /// Also train on every second train case (and copy) with two adjacent
+    /// sentences that state facts said as one ("X, and y."): that joined
+    /// sentence's unit alone (the whole copy for case units).
+    #[serde(default)]
+    pub augment_conjoin: bool,
     /// Add this many recombinations (one case's text, then another's text
     /// and question) per short train case.
     #[serde(default)]

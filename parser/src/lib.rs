@@ -4,6 +4,7 @@
 pub mod augment;
 pub mod bert;
 pub mod config;
+pub mod conjoin;
 pub mod decode;
 pub mod device;
 mod error;

@@ -323,6 +323,7 @@ pub fn train(
     let (train_set, dev_set) = split_dev(without_held_out(train_examples, &cfg.held_out), cfg.dev_fraction, cfg.seed, cfg.dev_groups);
     let mut train_set = if cfg.augment { crate::augment::augment(train_set, cfg.seed, crate::augment::Moves { years: cfg.augment_years, percentages: cfg.augment_percentages }) } else { train_set };
     let since = if cfg.augment_since { crate::since::since_units(&train_set, cfg.unit, cfg.seed) } else { Vec::new() };
+    let conjoined = if cfg.augment_conjoin { crate::conjoin::conjoined_units(&train_set, cfg.unit, cfg.seed) } else { Vec::new() };
     if cfg.recombine > 0 {
         let combined = crate::augment::recombine(&train_set, cfg.recombine, cfg.seed);
         train_set.extend(combined);
@@ -330,6 +331,7 @@ pub fn train(
     // Sentence units after the dev split: a case's sentences stay together.
     let (mut train_set, dev_set) = (crate::sentences::units_for(&train_set, cfg.unit), crate::sentences::units_for(&dev_set, cfg.unit));
     train_set.extend(since);
+    train_set.extend(conjoined);
     let vocab = Vocab::build(train_set.iter().map(|e| (e.target.as_slice(), e.mentions.as_slice())), extra_vocab);
     let tok = SourceTokenizer::from_dir(tokenizer_dir)?;
     let train_data = prepare(train_set, &tok, &vocab)?;
