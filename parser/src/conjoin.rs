@@ -7,7 +7,7 @@
 use crate::config::Unit;
 use crate::example::Example;
 use crate::mentions::{extract, QUESTION_MARKER};
-use crate::sentences::{align, split, split_groups, units_for};
+use crate::sentences::{align, rewritten_units, split, split_groups};
 use crate::target::render;
 use lexlog_data::linear;
 
@@ -47,15 +47,7 @@ pub fn conjoined_variant(e: &Example, salt: u64) -> Option<(Example, usize)> {
 /// the joined sentence, the rest being its original's.
 pub fn conjoined_units(cases: &[Example], unit: Unit, seed: u64) -> Vec<Example> {
     let variants = cases.iter().enumerate().filter(|(i, _)| (seed as usize).wrapping_add(*i) % 2 == 0).filter_map(|(i, e)| conjoined_variant(e, seed.wrapping_add(i as u64) / 2));
-    match unit {
-        Unit::Case => variants.map(|(v, _)| v).collect(),
-        _ => variants
-            .flat_map(|(v, j)| {
-                let id = format!("{}#{j}", v.id);
-                units_for(std::slice::from_ref(&v), unit).into_iter().filter(move |u| u.id == id)
-            })
-            .collect(),
-    }
+    rewritten_units(variants, unit)
 }
 
 #[cfg(test)]

@@ -48,6 +48,21 @@ pub fn units_for(cases: &[Example], unit: Unit) -> Vec<Example> {
     }
 }
 
+/// Copies of cases with one sentence rewritten (each with that sentence's
+/// index), as `unit`s: of a sentence unit's copy only the rewritten
+/// sentence, the rest being its original's; the whole copy for case units.
+pub fn rewritten_units(copies: impl Iterator<Item = (Example, usize)>, unit: Unit) -> Vec<Example> {
+    match unit {
+        Unit::Case => copies.map(|(v, _)| v).collect(),
+        _ => copies
+            .flat_map(|(v, i)| {
+                let id = format!("{}#{i}", v.id);
+                units_for(std::slice::from_ref(&v), unit).into_iter().filter(move |u| u.id == id)
+            })
+            .collect(),
+    }
+}
+
 /// Where a case's source gives its question, as a byte range.
 fn question_range(text: &str, source: &str) -> (usize, usize) {
     (text.len() + QUESTION_MARKER.len(), source.len())

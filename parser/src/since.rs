@@ -10,7 +10,7 @@
 use crate::example::Example;
 use crate::mentions::{extract, QUESTION_MARKER, SERIES_HORIZON};
 use crate::config::Unit;
-use crate::sentences::{align, split, split_groups, units_for};
+use crate::sentences::{align, rewritten_units, split, split_groups};
 use crate::target::{lex, render};
 use lexlog_data::{linear, CaseIr, Domain, Event, Fact, ForEach, Role, Term, Value};
 use chrono::{Datelike, NaiveDate};
@@ -32,15 +32,7 @@ pub fn since_variant(e: &Example, salt: u64) -> Option<Example> {
 /// rewritten sentence, the rest being its original's.
 pub fn since_units(cases: &[Example], unit: Unit, seed: u64) -> Vec<Example> {
     let variants = cases.iter().enumerate().filter_map(|(i, e)| variant_at(e, seed.wrapping_add(i as u64)));
-    match unit {
-        Unit::Case => variants.map(|(v, _)| v).collect(),
-        _ => variants
-            .flat_map(|(v, i)| {
-                let id = format!("{}#{i}", v.id);
-                units_for(std::slice::from_ref(&v), unit).into_iter().filter(move |u| u.id == id)
-            })
-            .collect(),
-    }
+    rewritten_units(variants, unit)
 }
 
 /// [`since_variant`] and the index of the sentence it rewrites.
