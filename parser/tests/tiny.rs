@@ -38,6 +38,7 @@ fn tiny_config() -> TrainConfig {
         augment_years: false,
         augment_percentages: true,
         augment_since: false,
+        augment_conjoin: false,
         held_out: Vec::new(),
         recombine: 0,
         eval_every: 50,
