@@ -107,10 +107,10 @@ pub fn run(args: EvalArgs) -> Result<()> {
             println!("  {s:<8} {k:>3} / {n}");
         }
         // Train asks some subsections; the official split holds the others out.
-        let asked: std::collections::HashSet<String> = data.cases_in(Some(lexlog_data::Split::Train)).flat_map(crate::parser_cmd::query_preds).collect();
+        let asked = crate::parser_cmd::asked_predicates(data.cases_in(Some(lexlog_data::Split::Train)));
         let mut by_asked = [(0, 0); 2];
         for (c, d) in cases.iter().zip(&decisions) {
-            let seen = crate::parser_cmd::query_preds(c).iter().all(|p| asked.contains(p));
+            let seen = crate::parser_cmd::asks_only(c, &asked);
             by_asked[usize::from(seen)].0 += 1;
             by_asked[usize::from(seen)].1 += usize::from(crate::joint::correct(c.answer, d.answer));
         }

@@ -161,11 +161,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         .take(args.limit.unwrap_or(usize::MAX))
         .collect();
     // What the model's training asked: the train split less the cases evaluated.
-    let asked: std::collections::HashSet<String> = data
-        .cases_in(Some(lexlog_data::Split::Train))
-        .filter(|c| !cases.iter().any(|e| e.id == c.id))
-        .flat_map(crate::parser_cmd::query_preds)
-        .collect();
+    let asked = crate::parser_cmd::asked_predicates(data.cases_in(Some(lexlog_data::Split::Train)).filter(|c| !cases.iter().any(|e| e.id == c.id)));
     let mut by_predicate: BTreeMap<String, Vec<Counts>> = BTreeMap::new();
     for case in &cases {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
@@ -185,7 +181,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         let section = crate::solve_cmd::section_of(case);
         per_case.push(CaseReport { case: case.id.clone(), section: section.clone(), counts: c, gold_rank: *ranks.last().unwrap_or(&None) });
         sections.entry(section).or_default().push(c);
-        let seen = crate::parser_cmd::query_preds(case).iter().all(|p| asked.contains(p));
+        let seen = crate::parser_cmd::asks_only(case, &asked);
         by_predicate.entry(if seen { "asked_in_train" } else { "never_asked_in_train" }.to_string()).or_default().push(c);
         top1.push(c);
         if let Some(w) = saved.as_mut() {

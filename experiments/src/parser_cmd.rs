@@ -56,6 +56,16 @@ pub fn query_preds(case: &lexlog_data::Case) -> Vec<String> {
     }
 }
 
+/// The predicates some of `cases` ask in their gold queries.
+pub fn asked_predicates<'a>(cases: impl IntoIterator<Item = &'a lexlog_data::Case>) -> std::collections::HashSet<String> {
+    cases.into_iter().flat_map(query_preds).collect()
+}
+
+/// Whether every predicate `case`'s gold query asks is in `asked`.
+pub fn asks_only(case: &lexlog_data::Case, asked: &std::collections::HashSet<String>) -> bool {
+    query_preds(case).iter().all(|p| asked.contains(p))
+}
+
 /// Every subsection id of the statutes: the predicates a query may ask.
 pub fn statute_ids(data: &Dataset) -> Vec<String> {
     let mut nodes = Vec::new();
@@ -73,7 +83,7 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
             let test: Vec<Example> = test_cases.iter().map(|c| Example::from_case(c)).collect();
             let vocab = Vocab::build(train.iter().map(|e| (e.target.as_slice(), e.mentions.as_slice())), &statute_ids(&data));
             println!("vocabulary: {} tokens (from the train split)", vocab.len());
-            let asked: std::collections::HashSet<String> = train_cases.iter().flat_map(|c| query_preds(c)).collect();
+            let asked = asked_predicates(train_cases.iter().copied());
             for (name, set, cases) in [("train", &train, &train_cases), ("test", &test, &test_cases)] {
                 let (mut tokens, mut values, mut copied, mut unk, mut whole) = (0, 0, 0, 0, 0);
                 let mut lengths: Vec<usize> = Vec::new();
@@ -97,7 +107,7 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
                         }
                     }
                 }
-                let unseen = cases.iter().filter(|c| query_preds(c).iter().any(|p| !asked.contains(p))).count();
+                let unseen = cases.iter().filter(|c| !asks_only(c, &asked)).count();
                 lengths.sort_unstable();
                 println!(
                     "{name}: {} cases; {tokens} target tokens, {values} values, {copied} copied; {unk} unknown ({:.2} %); {whole} cases fully expressible; actions median {} max {}",
