@@ -8,8 +8,6 @@ use crate::config::Unit;
 use crate::example::Example;
 use crate::mentions::{extract, QUESTION_MARKER};
 use crate::sentences::{align, rewritten_units, split, split_groups};
-use crate::target::render;
-use lexlog_data::linear;
 
 /// Words that begin a sentence only as such, lowercased inside one.
 const OPENERS: [&str; 24] = [
@@ -24,7 +22,7 @@ const OPENERS: [&str; 24] = [
 pub fn conjoined_variant(e: &Example, salt: u64) -> Option<(Example, usize)> {
     let (text, question) = e.source.split_once(QUESTION_MARKER)?;
     let spans = split(text);
-    let ir = split_groups(&linear::parse(&render(&e.target)).ok()?);
+    let ir = split_groups(&e.ir()?);
     let home = align(text, &ir);
     let states = |i: usize| home.contains(&i);
     let pairs: Vec<usize> = (0..spans.len().saturating_sub(1)).filter(|&j| states(j) && states(j + 1) && text[spans[j].0..spans[j].1].ends_with('.')).collect();
@@ -54,7 +52,7 @@ pub fn conjoined_units(cases: &[Example], unit: Unit, seed: u64) -> Vec<Example>
 mod tests {
     use super::*;
     use crate::example::source_text;
-    use crate::target::lex;
+    use crate::target::{lex, render};
 
     fn example(text: &str, question: &str, target: &str) -> Example {
         let source = source_text(text, question);

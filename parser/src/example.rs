@@ -2,8 +2,8 @@
 //! and its target tokens.
 
 use crate::mentions::{extract, Mention, QUESTION_MARKER};
-use crate::target::{lex, Token};
-use lexlog_data::{linear, Case};
+use crate::target::{lex, render, Token};
+use lexlog_data::{linear, Case, CaseIr};
 
 #[derive(Debug, Clone)]
 pub struct Example {
@@ -28,5 +28,10 @@ impl Example {
         let mentions = extract(&source);
         let target = lex(&linear::print(&linear::canonical_ids(&case.ir)));
         Example { id: case.id.clone(), source, mentions, target, focus: None }
+    }
+
+    /// The IR its target reads back as; `None` where it does not read.
+    pub fn ir(&self) -> Option<CaseIr> {
+        linear::parse(&render(&self.target)).ok()
     }
 }

@@ -72,7 +72,7 @@ fn units_of(cases: &[Example], marked: bool) -> Vec<Example> {
     let mut out = Vec::new();
     for e in cases {
         let Some((text, question)) = e.source.split_once(QUESTION_MARKER) else { continue };
-        let Ok(ir) = linear::parse(&render(&e.target)) else { continue };
+        let Some(ir) = e.ir() else { continue };
         let ir = split_groups(&ir);
         let home = align(text, &ir);
         let all = if marked { extract(&e.source) } else { Vec::new() };

@@ -11,7 +11,7 @@ use crate::example::Example;
 use crate::mentions::{extract, QUESTION_MARKER, SERIES_HORIZON};
 use crate::config::Unit;
 use crate::sentences::{align, rewritten_units, split, split_groups};
-use crate::target::{lex, render};
+use crate::target::lex;
 use lexlog_data::{linear, CaseIr, Domain, Event, Fact, ForEach, Role, Term, Value};
 use chrono::{Datelike, NaiveDate};
 
@@ -44,7 +44,7 @@ fn variant_at(e: &Example, salt: u64) -> Option<(Example, usize)> {
     let day = 1 + ((salt / 11) % 28) as u32;
     let date = NaiveDate::from_ymd_opt(from, month, day)?;
 
-    let ir = split_groups(&linear::parse(&render(&e.target)).ok()?);
+    let ir = split_groups(&e.ir()?);
     let home = align(text, &ir);
     let mut facts = Vec::new();
     let mut later = Vec::new();
@@ -213,6 +213,7 @@ fn uses_var(t: &Term, var: &str) -> bool {
 mod tests {
     use super::*;
     use crate::example::source_text;
+    use crate::target::render;
 
     fn example(text: &str, question: &str, target: &str) -> Example {
         let source = source_text(text, question);

@@ -12,7 +12,7 @@ use crate::grammar::{Part, Signatures};
 use crate::model::Seq2Seq;
 use crate::sentences::QUERY_UNIT;
 use crate::source::{Source, SourceTokenizer};
-use crate::target::{render, Action, Vocab, BOS, PAD};
+use crate::target::{Action, Vocab, BOS, PAD};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::Arc;
@@ -490,7 +490,7 @@ pub fn evaluate(model: &Seq2Seq, data: &[Prepared], device: Device) -> DevScores
 pub fn decoded_queries(model: &Seq2Seq, data: &[Prepared], vocab: &Vocab, signatures: Option<Arc<Signatures>>, device: Device) -> usize {
     let cfg = BeamConfig { part: Part::Query, signatures, ..Default::default() };
     let right = |p: &&Prepared| {
-        let gold = lexlog_data::linear::parse(&render(&p.example.target)).ok().and_then(|ir| ir.query);
+        let gold = p.example.ir().and_then(|ir| ir.query);
         let enc = model.encode(&[&p.source], device, false);
         let beams = beam_search(model, &enc, vocab, &p.example.mentions, cfg.clone());
         gold.is_some() && beams.first().is_some_and(|b| b.ir.query == gold)
