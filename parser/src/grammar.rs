@@ -43,6 +43,9 @@ enum Slot {
     /// A participant that is no event: who acts, for whom, where (an event
     /// is only ever a purpose, patient, reason or means).
     Party,
+    /// Where something happened: a party, spelled from the vocabulary
+    /// only as the text allows ([`placed`]).
+    Place,
     /// A person's name (the taxpayer of `query tax`).
     Person,
     /// An event's id: a query about a payment or an employment.
@@ -74,6 +77,7 @@ fn slot_of(role: Role) -> Slot {
         Role::Start | Role::End => Slot::Date,
         Role::Amount => Slot::Number,
         Role::Purpose | Role::Patient | Role::Reason | Role::Means => Slot::Participant,
+        Role::Location => Slot::Place,
         _ => Slot::Party,
     }
 }
@@ -171,7 +175,7 @@ fn value_fits(v: &Value, slot: Slot) -> bool {
         Slot::Year | Slot::TaxYear => matches!(v, Value::Int(y) if is_year(*y)),
         Slot::Participant => matches!(v, Value::Name(_) | Value::Text(_)),
         // A `prev_KIND` reference is an event's id.
-        Slot::Party => matches!(v, Value::Name(n) if earlier_event(n).is_none()) || matches!(v, Value::Text(_)),
+        Slot::Party | Slot::Place => matches!(v, Value::Name(n) if earlier_event(n).is_none()) || matches!(v, Value::Text(_)),
         Slot::Person => matches!(v, Value::Name(n) if earlier_event(n).is_none()),
         // Event ids are the vocabulary's, never copied.
         Slot::Event => false,
@@ -219,6 +223,19 @@ fn grounded(v: &Value, origin: Option<Origin>) -> bool {
     let (Some(o), Value::Name(n)) = (origin, v) else { return true };
     o.copy.is_some()
         || n.split('_').filter(|p| is_first_name(p)).all(|p| o.mentions.iter().any(|m| matches!(&m.value, Value::Name(w) if w.eq_ignore_ascii_case(p))))
+}
+
+/// A place's name spelled from the vocabulary, not copied, is a word the
+/// text says, where the text names a place ("in Arlington, Virginia,
+/// USA": not `baltimore`, which train's employers in Baltimore put in the
+/// vocabulary); a text that names none leaves it to SARA, which puts
+/// "Johns Hopkins Hospital" in Baltimore, Maryland, USA. A description
+/// (`"private home"` for "in her home") is no place's name.
+fn placed(v: &Value, slot: Slot, origin: Option<Origin>) -> bool {
+    let Some(o) = origin.filter(|o| slot == Slot::Place && o.copy.is_none()) else { return true };
+    let Value::Name(place) = v else { return true };
+    !o.mentions.iter().any(|m| m.kind == MentionKind::Place)
+        || o.mentions.iter().any(|m| matches!(&m.value, Value::Name(w) | Value::Text(w) if w.eq_ignore_ascii_case(place)))
 }
 
 /// A fact that a section applies (`s151_b_applies`: "entitled to an
@@ -291,7 +308,7 @@ impl<'a> Expected<'a> {
 
     /// Whether a value may fill `slot`.
     fn value_allowed(&self, v: &Value, slot: Slot, origin: Option<Origin>) -> bool {
-        value_fits(v, slot) && origin_fits(origin, slot) && (!is_name(v) || (self.name_fits(v, origin) && grounded(v, origin)))
+        value_fits(v, slot) && origin_fits(origin, slot) && placed(v, slot, origin) && (!is_name(v) || (self.name_fits(v, origin) && grounded(v, origin)))
     }
 
     /// Whether the output may end here.
@@ -355,7 +372,7 @@ impl<'a> Expected<'a> {
                     Slot::Date => matches!(s, "first_day" | "last_day" | "within"),
                     Slot::Number | Slot::Person | Slot::Year | Slot::TaxYear | Slot::Amount => false,
                     Slot::Participant => (bare && !matches!(s, "first_day" | "last_day" | "within")) || s == "[",
-                    Slot::Party => (bare && !matches!(s, "first_day" | "last_day" | "within") && event_id(s).is_none()) || s == "[",
+                    Slot::Party | Slot::Place => (bare && !matches!(s, "first_day" | "last_day" | "within") && event_id(s).is_none()) || s == "[",
                     Slot::Event => event_id(s) == Some(false),
                 }
             }
@@ -890,6 +907,20 @@ payment e2 agent =", "e1", None), "an event is no agent");
         let applies = |p: &str| head.allows_from(&Token::Sym(p.into()), &mentions, None);
         assert!(applies("s151_b_applies") && !applies("s151_c_applies"), "the section the text cites");
         assert!(applies("s63_c"), "a section assertion without `_applies` need not be cited");
+    }
+
+    #[test]
+    fn places_from_the_vocabulary_are_those_the_text_names() {
+        let named = crate::mentions::extract("Alice was paid $73200 in 2017 by Nando's Chicken in Arlington, Virginia, USA.");
+        let unnamed = crate::mentions::extract("Alice was paid $200 for services performed at Johns Hopkins Hospital.");
+        let name = |n: &str| Token::Value(Value::Name(n.into()));
+        let location = expected(&lex("service e1 agent = alice location ="), None);
+        assert!(!location.allows_from(&name("baltimore"), &named, None), "a place the text does not name, where it names one");
+        assert!(location.allows_from(&name("usa"), &named, None), "a place the text names");
+        assert!(location.allows_from(&Token::Value(Value::Text("private home".into())), &named, None), "a description");
+        assert!(location.allows_from(&name("baltimore"), &unnamed, None), "a text that names no place");
+        let agent = expected(&lex("service e1 agent ="), None);
+        assert!(agent.allows_from(&name("baltimore"), &named, None), "other roles are not places");
     }
 
     #[test]
