@@ -229,11 +229,15 @@ fn grounded(v: &Value, origin: Option<Origin>) -> bool {
 /// text says, where the text names a place ("in Arlington, Virginia,
 /// USA": not `baltimore`, which train's employers in Baltimore put in the
 /// vocabulary); a text that names none leaves it to SARA, which puts
-/// "Johns Hopkins Hospital" in Baltimore, Maryland, USA. A description
+/// "Johns Hopkins Hospital" in Baltimore, Maryland, USA. A name is one
+/// word, bare or quoted (`baltimore`, `"virginia"`); a description
 /// (`"private home"` for "in her home") is no place's name.
 fn placed(v: &Value, slot: Slot, origin: Option<Origin>) -> bool {
     let Some(o) = origin.filter(|o| slot == Slot::Place && o.copy.is_none()) else { return true };
-    let Value::Name(place) = v else { return true };
+    let (Value::Name(place) | Value::Text(place)) = v else { return true };
+    if place.contains(' ') {
+        return true;
+    }
     !o.mentions.iter().any(|m| m.kind == MentionKind::Place)
         || o.mentions.iter().any(|m| matches!(&m.value, Value::Name(w) | Value::Text(w) if w.eq_ignore_ascii_case(place)))
 }
@@ -917,6 +921,7 @@ payment e2 agent =", "e1", None), "an event is no agent");
         let location = expected(&lex("service e1 agent = alice location ="), None);
         assert!(!location.allows_from(&name("baltimore"), &named, None), "a place the text does not name, where it names one");
         assert!(location.allows_from(&name("usa"), &named, None), "a place the text names");
+        assert!(!location.allows_from(&Token::Value(Value::Text("baltimore".into())), &named, None), "quoted or bare");
         assert!(location.allows_from(&Token::Value(Value::Text("private home".into())), &named, None), "a description");
         assert!(location.allows_from(&name("baltimore"), &unnamed, None), "a text that names no place");
         let agent = expected(&lex("service e1 agent ="), None);
