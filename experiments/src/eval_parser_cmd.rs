@@ -98,6 +98,10 @@ struct Report {
     exact_match: f64,
     query_accuracy: f64,
     oracle_at_k: BTreeMap<String, f64>,
+    /// The same for the facts alone (every fact right, whatever the
+    /// query) and for the query alone: which half keeps the gold IR out.
+    facts_oracle_at_k: BTreeMap<String, f64>,
+    query_oracle_at_k: BTreeMap<String, f64>,
     cases_per_second: f64,
     by_section: BTreeMap<String, SectionReport>,
     /// Cases whose gold query asks only predicates that some train-split
@@ -150,6 +154,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     };
     let mut top1: Vec<Counts> = Vec::new();
     let mut ranks: Vec<Option<usize>> = Vec::new();
+    let (mut fact_ranks, mut query_ranks): (Vec<Option<usize>>, Vec<Option<usize>>) = (Vec::new(), Vec::new());
     let mut sections: BTreeMap<String, Vec<Counts>> = BTreeMap::new();
     let mut missing: BTreeMap<String, usize> = BTreeMap::new();
     let mut spurious: BTreeMap<String, usize> = BTreeMap::new();
@@ -167,8 +172,11 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
         let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, query_names_from_question: args.query_names == QueryNames::Question, event_slots: event_slots.clone(), shared_places: shared_places.clone(), ..Default::default() };
         let beams = decode_ensemble(&models, &case.text, &case.question, &cfg)?;
-        let c = beams.first().map_or(compare(&lexlog_data::CaseIr::default(), &gold), |b| compare(&b.ir, &gold));
-        ranks.push(beams.iter().position(|b| compare(&b.ir, &gold).exact));
+        let counts: Vec<_> = beams.iter().map(|b| compare(&b.ir, &gold)).collect();
+        let c = counts.first().copied().unwrap_or_else(|| compare(&lexlog_data::CaseIr::default(), &gold));
+        ranks.push(counts.iter().position(|c| c.exact));
+        fact_ranks.push(counts.iter().position(|c| c.false_positives == 0 && c.false_negatives == 0));
+        query_ranks.push(counts.iter().position(|c| c.query_correct));
         if let Some(b) = beams.first() {
             let (m, s) = lexlog_parser::eval::errors_by_type(&b.ir, &gold);
             for (k, n) in m {
@@ -192,7 +200,9 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let secs = start.elapsed().as_secs_f64();
     let (p, r, f) = prf(&top1);
     let n = top1.len().max(1) as f64;
-    let oracle = |k: usize| ranks.iter().filter(|r| r.is_some_and(|r| r < k)).count() as f64 / n;
+    let within = |ranks: &[Option<usize>]| -> BTreeMap<String, f64> {
+        [1, 4, args.common.k].iter().map(|&k| (k.to_string(), ranks.iter().filter(|r| r.is_some_and(|r| r < k)).count() as f64 / n)).collect()
+    };
     let report = Report {
         split: split_name.to_string(),
         cases: top1.len(),
@@ -202,7 +212,9 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         fact_f1_macro: macro_f1(&top1),
         exact_match: top1.iter().filter(|c| c.exact).count() as f64 / n,
         query_accuracy: top1.iter().filter(|c| c.query_correct).count() as f64 / n,
-        oracle_at_k: [1, 4, args.common.k].iter().map(|&k| (k.to_string(), oracle(k))).collect(),
+        oracle_at_k: within(&ranks),
+        facts_oracle_at_k: within(&fact_ranks),
+        query_oracle_at_k: within(&query_ranks),
         cases_per_second: top1.len() as f64 / secs.max(1e-9),
         by_section: grouped(&sections),
         by_query_predicate: grouped(&by_predicate),
@@ -226,6 +238,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     println!("fact precision {:.3}  recall {:.3}  F1 {:.3} (per-case mean F1 {:.3})", p, r, f, report.fact_f1_macro);
     println!("exact match {:.3}  query accuracy {:.3}", report.exact_match, report.query_accuracy);
     println!("oracle@k {:?}", report.oracle_at_k);
+    println!("  facts alone {:?}, query alone {:?}", report.facts_oracle_at_k, report.query_oracle_at_k);
     println!("{:<8} {:>6} {:>8} {:>8} {:>8}", "section", "cases", "fact F1", "exact", "query");
     for (s, r) in &report.by_section {
         println!("{s:<8} {:>6} {:>8.3} {:>8.3} {:>8.3}", r.cases, r.fact_f1, r.exact_match, r.query_accuracy);
