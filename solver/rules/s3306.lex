@@ -212,8 +212,8 @@ excluded_payment(P) :- s3306_b_15(P, _, _, _).
 s3306_b(A, P, S, R, E, _, _, _, _, R, E) :- remuneration(P, S, R, E, A), \+ excluded_payment(P).
 
 % Wages paid by Employer to Employee in Year, dated by the payment (or,
-% when no payment is named, by the work).
-wage_item(R, E, Y, P, A) :- s3306_b(A, P, _, R, E, _, _, _, _, _, _), start(P, D), Y is year(D).
+% when no payment is named, by the work: an unnamed payment has no date).
+wage_item(R, E, Y, P, A) :- s3306_b(A, P, _, R, E, _, _, _, _, _, _), nonvar(P), start(P, D), Y is year(D).
 wage_item(R, E, Y, S, A) :- s3306_b(A, P, S, R, E, _, _, _, _, _, _), var(P), end(S, D), Y is year(D).
 % §3306(b)(1): only the first $7,000 paid to an individual in a year.
 wages_to(R, E, Y, W) :- wage_item(R, E, Y, _, _), aggregate_all(sum(A), wage_item(R, E, Y, _, A), T), W is min(T, 7000).

@@ -41,12 +41,15 @@ s63_b(P, Y, TI) :- taxpayer_year(P, Y), \+ itemizes(P, Y), agi(P, Y, G), standar
 s63(P, Y, TI) :- s63_a(P, Y, TI), \+ stated_s63(P, Y, _).
 s63(P, Y, TI) :- s63_b(P, Y, TI), \+ stated_s63(P, Y, _).
 
+% A deduction amount the case states is the amount: the rules derive one
+% only where the case states none (as for s63 and s151).
+
 % §63(c)(1): the standard deduction is the basic plus the additional.
 % s63_c_1(Taxpayer, Year, Amount)
-s63_c_1(P, Y, S) :- s63_c_2(P, Y, B), s63_c_3(P, A, Y), S is B + A.
+s63_c_1(P, Y, S) :- s63_c_2(P, Y, B), s63_c_3(P, A, Y), S is B + A, \+ stated_s63_c_1(P, Y, _).
 % s63_c(Taxpayer, Year, Amount): zero in the cases of (6).
-s63_c(P, Y, 0) :- s63_c_6(P, Y).
-s63_c(P, Y, S) :- s63_c_1(P, Y, S), \+ s63_c_6(P, Y).
+s63_c(P, Y, 0) :- s63_c_6(P, Y), \+ stated_s63_c(P, Y, _).
+s63_c(P, Y, S) :- s63_c_1(P, Y, S), \+ s63_c_6(P, Y), \+ stated_s63_c(P, Y, _).
 standard_deduction(P, Y, S) :- s63_c(P, Y, S).
 
 % §63(c)(2): the basic standard deduction.
@@ -65,7 +68,7 @@ s63_c_2_A(P, Y, A) :- s63_c_2_A_ii(P, Y), \+ s63_c_2_A_i(P, Y), s63_c_2_C(Y, C),
 s63_c_2_B(P, Y, 4400) :- head_of_household(P, Y), \+ s63_c_7(Y).
 s63_c_2_B(P, Y, A) :- head_of_household(P, Y), s63_c_7_i(Y, A).
 % s63_c_2(Taxpayer, Year, Amount): the basic standard deduction, limited by (5).
-s63_c_2(P, Y, A) :- basic_standard(P, Y, A0), limit_c_5(P, Y, A0, A).
+s63_c_2(P, Y, A) :- basic_standard(P, Y, A0), limit_c_5(P, Y, A0, A), \+ stated_s63_c_2(P, Y, _).
 basic_standard(P, Y, A) :- s63_c_2_A(P, Y, A).
 basic_standard(P, Y, A) :- s63_c_2_B(P, Y, A), \+ s63_c_2_A(P, Y, _).
 basic_standard(P, Y, A) :- taxpayer_year(P, Y), \+ s63_c_2_A(P, Y, _), \+ s63_c_2_B(P, Y, _), s63_c_2_C(Y, A).
@@ -74,7 +77,7 @@ limit_c_5(P, Y, A0, A0) :- basic_standard(P, Y, A0), \+ s63_c_5(P, _, Y, _).
 
 % §63(c)(3): the additional standard deduction, the sum of the (f) amounts.
 % s63_c_3(Taxpayer, Amount, Year)
-s63_c_3(P, A, Y) :- taxpayer_year(P, Y), aggregate_all(sum(X), s63_f_amount(P, _, X, Y), A).
+s63_c_3(P, A, Y) :- taxpayer_year(P, Y), \+ stated_s63_c_3(P, _, Y), aggregate_all(sum(X), s63_f_amount(P, _, X, Y), A).
 
 % §63(c)(5): for an individual whom another taxpayer may claim under §151,
 % the basic standard deduction is at most the greater of $500 and $250 plus

@@ -384,6 +384,11 @@ pub(crate) fn join(
                 join(body, i + 1, db, delta, env, emit);
             }
         }
+        Literal::IsKnown(v) => {
+            if env[*v as usize].is_some_and(|x| x != Val::Any) {
+                join(body, i + 1, db, delta, env, emit);
+            }
+        }
         Literal::Agg { op, value, body: inner, out } => {
             // One solution per combination of tuples (bag semantics, as
             // Prolog's aggregate_all), so equal amounts of two payments add.
@@ -504,5 +509,14 @@ mod tests {
         let i = Val::Int;
         let (p, db) = eval_src("r(X) :- q(X), s(X, 5).", &[("q", vec![i(1)]), ("q", vec![i(2)]), ("s", vec![Val::Any, i(5)])]);
         assert_eq!(rel(&p, &db, "r", 1).len(), 2);
+    }
+
+    #[test]
+    fn var_and_nonvar_split_open_from_known_values() {
+        let i = Val::Int;
+        let facts = [("q", vec![i(1), i(7)]), ("q", vec![Val::Any, i(8)])];
+        let (p, db) = eval_src("known(A) :- q(X, A), nonvar(X).\nopen(A) :- q(X, A), var(X).", &facts);
+        assert_eq!(rel(&p, &db, "known", 1), vec![vec![i(7)]]);
+        assert_eq!(rel(&p, &db, "open", 1), vec![vec![i(8)]]);
     }
 }

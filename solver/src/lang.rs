@@ -7,7 +7,8 @@
 //! ```
 //!
 //! Body literals: atoms, `\+ atom` (stratified negation), `var(X)` (X holds
-//! an open value: an event without an end), `X is Expr` or
+//! an open value: an event without an end) and `nonvar(X)` (a known one),
+//! `X is Expr` or
 //! `X = Expr` (binds X, or tests when X is bound), comparisons (`<`, `=<`,
 //! `>`, `>=`, `==`, `\==`, `=:=`), `aggregate_all(sum(E) | count | max(E) |
 //! min(E), Goal, Out)`, and `;` (each alternative becomes a rule).
@@ -210,6 +211,10 @@ impl RuleCompiler<'_> {
             ("var", 1) => match &a[0] {
                 PTerm::Var(v) if self.is_bound(*v) => Literal::IsOpen(self.vars[v]),
                 _ => return Err(self.err("var/1 tests a variable bound earlier in the body")),
+            },
+            ("nonvar", 1) => match &a[0] {
+                PTerm::Var(v) if self.is_bound(*v) => Literal::IsKnown(self.vars[v]),
+                _ => return Err(self.err("nonvar/1 tests a variable bound earlier in the body")),
             },
             ("is" | "=", 2) => match &a[0] {
                 PTerm::Var(v) if !self.is_bound(*v) => {

@@ -127,6 +127,8 @@ pub enum Literal {
     Test(CmpOp, Expr, Expr),
     /// The variable holds an open value (Prolog's `var/1` on an answer).
     IsOpen(VarId),
+    /// The variable holds a known value (Prolog's `nonvar/1`).
+    IsKnown(VarId),
     /// `aggregate_all(op(value), body, out)`: groups by the variables bound
     /// before it; each combination of tuples that satisfies the body counts
     /// once (as in Prolog), so two equal payments both add.

@@ -468,7 +468,7 @@ fn max_var(body: &[Literal]) -> usize {
                     }
                 }
             }
-            Literal::Assign(v, _) | Literal::IsOpen(v) => m = m.max(*v as usize),
+            Literal::Assign(v, _) | Literal::IsOpen(v) | Literal::IsKnown(v) => m = m.max(*v as usize),
             _ => {}
         }
     }

@@ -97,6 +97,15 @@ holds!(s2_b_3_A_nonresident_alien, "nonresident_alien n1 agent=ann start=2013-01
 fails!(s2_b_3_A_resident, "nonresident_alien n1 agent=ann start=2013-01-01 end=2013-03-01", "s2_b_3_A ann 2014");
 
 // -- §63, §68, §1 -----------------------------------------------------------
+// A deduction the case states is the amount, not one more beside the derived
+// one: a stated basic $2,000 and additional $2,000 make $4,000, not the
+// derived basic $3,000 plus $2,000.
+const STATED_BASIC: &str = "income i1 agent=ann amount=33200 start=2017-12-31\ns63_c_2 ann 2017 2000";
+holds!(s63_c_1_stated_parts, format!("{STATED_BASIC}\ns63_c_3 ann 2000 2017"), "s63_c_1 ann 2017 4000");
+fails!(s63_c_1_stated_parts_not_derived_basic, format!("{STATED_BASIC}\ns63_c_3 ann 2000 2017"), "s63_c_1 ann 2017 5000");
+fails!(s63_c_1_stated_additional_not_derived_zero, format!("{STATED_BASIC}\ns63_c_3 ann 3000 2017"), "s63_c_1 ann 2017 2000");
+// (33,200 - 2,500 stated - 2,000 exemption.)
+holds!(s63_c_1_stated_total, "income i1 agent=ann amount=33200 start=2017-12-31\ns63_c_1 ann 2017 2500", "s63_b ann 2017 28700");
 holds!(s63_c_2_C_other_case, "income i1 agent=ann amount=1 start=2016-12-31", "s63_c_2_C 2016 3000");
 holds!(s63_c_7_ii_later_years, "income i1 agent=ann amount=1 start=2020-12-31", "s63_c_7_ii 2020 12000");
 holds!(s63_f_1_A_aged, "birth b1 agent=ann start=1940-01-01", "s63_f_1_A ann 2016");
@@ -124,6 +133,13 @@ holds!(s3306_a_1_A_employer, SHOP, "s3306_a_1_A ann 2016 _");
 holds!(s3306_a_1_A_next_year, SHOP, "s3306_a_1_A ann 2017 _");
 fails!(s3306_a_1_A_two_years_later, SHOP, "s3306_a_1_A ann 2018 _");
 holds!(s3306_b_capped_wages, SHOP, "s3306_b 9000 p1 w1 ann joe _ _ _ _ ann joe");
+// Wages stated without a payment are dated by the work and counted once:
+// $1,000 in 2017 is under (a)(1)(A)'s $1,500, and so is each year's part.
+const STATED_WAGES: &str = "event w1 start=2017-02-01 end=2017-09-02\nevent w2 start=2017-04-01 end=2018-09-02\ns3306_b 4500 _ w2 joe ann _ _ _ _ joe ann";
+fails!(s3306_a_1_A_stated_wages_under_threshold, format!("{STATED_WAGES}\ns3306_b 1000 _ w1 ann joe _ _ _ _ ann joe"), "s3306_a_1_A ann 2017 _");
+holds!(s3306_a_1_A_stated_wages_at_threshold, format!("{STATED_WAGES}\ns3306_b 1500 _ w1 ann joe _ _ _ _ ann joe"), "s3306_a_1_A ann 2017 _");
+fails!(s3306_a_1_A_wages_dated_by_the_end_of_the_work, STATED_WAGES, "s3306_a_1_A joe 2016 _");
+holds!(s3306_a_1_A_wages_of_the_year_before, STATED_WAGES, "s3306_a_1_A joe 2019 _");
 // 6% of the first $7,000.
 holds!(s3301_excise, SHOP, "s3301 ann 2016 7000 420");
 holds!(s3306_b_11_in_kind_farm_pay, "service w1 agent=joe patient=ann purpose=\"agricultural labor\" start=2016-03-01\npayment p1 agent=ann patient=joe purpose=w1 amount=900 means=\"hay\" start=2016-11-30", "s3306_b_11 p1 w1");
