@@ -73,6 +73,32 @@ fn looks_like_date(s: &str) -> bool {
     s.len() == 10 && s.bytes().enumerate().all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() })
 }
 
+/// A role value of the wrong type: a start that is no date (or no day of
+/// the calendar), an amount that is no number, a participant that is one.
+fn role_type_error(ev: &str, role: Role, value: &Term) -> Option<Inconsistency> {
+    use InconsistencyKind::*;
+    match (role, value) {
+        (Role::Start | Role::End, Term::Value(Value::Text(s))) if looks_like_date(s) => Some(finding(InvalidDate, format!("{role} of {ev} is {s}"))),
+        (Role::Start | Role::End, Term::Value(Value::Date(_)) | Term::Any | Term::Window { .. }) => None,
+        (Role::Start | Role::End, v) => Some(finding(WrongType, format!("{role} of {ev} is {}, not a date", show(v)))),
+        (Role::Amount, Term::Value(Value::Int(_)) | Term::Any) => None,
+        (Role::Amount, v) => Some(finding(WrongType, format!("amount of {ev} is {}, not a number", show(v)))),
+        (Role::Agent | Role::Patient | Role::Beneficiary, Term::Value(Value::Int(_) | Value::Date(_))) => {
+            Some(finding(WrongType, format!("{role} of {ev} is {}, not a participant", show(value))))
+        }
+        _ => None,
+    }
+}
+
+/// The first fact of `ground` whose role value has the wrong type, in
+/// words: the solver refuses such a case rather than answer from it.
+pub(crate) fn first_type_error(ground: &[GroundFact]) -> Option<String> {
+    ground.iter().find_map(|f| match f {
+        GroundFact::Role { event, role, value } => role_type_error(&show(event), *role, value).map(|i| i.detail),
+        _ => None,
+    })
+}
+
 impl Solver {
     /// Every inconsistency found in `ir`; empty for a consistent case.
     pub fn check(&self, ir: &CaseIr) -> Vec<Inconsistency> {
@@ -153,19 +179,7 @@ impl Solver {
                     out.push(finding(DanglingReference, format!("{role} of {n}, which no fact declares")));
                 }
             }
-            match (role, value) {
-                (Role::Start | Role::End, Term::Value(Value::Text(s))) if looks_like_date(s) => {
-                    out.push(finding(InvalidDate, format!("{role} of {ev} is {s}")));
-                }
-                (Role::Start | Role::End, Term::Value(Value::Date(_)) | Term::Any | Term::Window { .. }) => {}
-                (Role::Start | Role::End, v) => out.push(finding(WrongType, format!("{role} of {ev} is {}, not a date", show(v)))),
-                (Role::Amount, Term::Value(Value::Int(_)) | Term::Any) => {}
-                (Role::Amount, v) => out.push(finding(WrongType, format!("amount of {ev} is {}, not a number", show(v)))),
-                (Role::Agent | Role::Patient | Role::Beneficiary, Term::Value(Value::Int(_) | Value::Date(_))) => {
-                    out.push(finding(WrongType, format!("{role} of {ev} is {}, not a participant", show(value))))
-                }
-                _ => {}
-            }
+            out.extend(role_type_error(&ev, *role, value));
             let functional = matches!(role, Role::End | Role::Amount) || (*role == Role::Start && !recurring.contains(&ev));
             if functional && matches!(value, Term::Value(_)) && !matches!(event, Term::Any) {
                 attrs.entry((ev, *role)).or_default().push(show(value));

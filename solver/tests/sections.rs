@@ -184,6 +184,18 @@ mod checks {
     }
 
     #[test]
+    fn the_solver_refuses_an_ill_typed_case_naming_the_fact() {
+        for (src, fact) in [
+            ("income i1 agent=ann amount=forty start=2016-12-31\nquery tax ann 2016\n", "amount of i1 is forty, not a number"),
+            ("income i1 agent=ann amount=5 start=\"2017-02-30\"\nquery tax ann 2017\n", "start of i1 is 2017-02-30"),
+            ("marriage m1 agent=ann agent=2012 start=2010-01-01\nquery s7703 ann _ _ _ _ _ _ _ 2012\n", "agent of m1 is 2012, not a participant"),
+        ] {
+            let err = solver().solve("bad", &linear::parse(src).unwrap()).expect_err(src).to_string();
+            assert!(err.contains("case bad") && err.contains(fact), "{err}");
+        }
+    }
+
+    #[test]
     fn unknown_predicates_and_arities() {
         assert!(kinds("s9999_q ann 2016\nquery s1_c ann 2016 _ 5\n").contains(&UnknownPredicate));
         assert!(kinds("income i1 agent=ann amount=5 start=2016-12-31\nquery s1_c ann 2016\n").contains(&WrongArity));
