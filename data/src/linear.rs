@@ -134,6 +134,13 @@ pub fn value_text(v: &Value) -> String {
     out
 }
 
+/// A term as the linear form writes it (`bob_pays_{Y}`, `_`, `first_day(Y)`).
+pub fn term_text(t: &Term) -> String {
+    let mut out = String::new();
+    print_term(t, &mut out);
+    out
+}
+
 fn print_value(v: &Value, out: &mut String) {
     match v {
         Value::Name(n) => print_name(&[Part::Lit(n.clone())], out),

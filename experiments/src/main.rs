@@ -9,6 +9,7 @@ mod eval_parser_cmd;
 mod explain_cmd;
 mod joint;
 mod parser_cmd;
+mod perturb_cmd;
 mod solve_cmd;
 mod train_cmd;
 
@@ -42,6 +43,8 @@ enum Command {
     Eval(eval_cmd::EvalArgs),
     /// Ablations of the pipeline: table, JSON and plots.
     Ablate(ablate_cmd::AblateArgs),
+    /// The solver on perturbed gold facts: each amount and date moved alone, and where the answer changes.
+    Perturb(perturb_cmd::PerturbArgs),
     /// Which device training and decoding would use (CUDA if libtorch finds it).
     Device,
 }
@@ -63,6 +66,7 @@ fn main() -> Result<()> {
         Command::EvalParser(args) => eval_parser_cmd::run(args),
         Command::Eval(args) => eval_cmd::run(args),
         Command::Ablate(args) => ablate_cmd::run(args),
+        Command::Perturb(args) => perturb_cmd::run(args),
         Command::Device => {
             println!("{}", lexlog_parser::device::describe());
             Ok(())

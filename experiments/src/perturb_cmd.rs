@@ -1,0 +1,165 @@
+//! `lexlog perturb`: the solver on perturbed gold facts. Each amount and
+//! each date of a case is moved alone over a sweep of values, and every
+//! change of the answer is listed with the values on either side, to be
+//! read against the statute's thresholds ($1,500, half a year, 65 years…).
+//! A change away from any threshold is a rule to look at.
+
+use anyhow::{Context, Result};
+use chrono::{Duration, NaiveDate};
+use lexlog_data::{linear, ArgType, Case, CaseKind, Dataset, Fact, Role, Term, Value};
+use lexlog_solver::{Prediction, Solver};
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+#[derive(clap::Args)]
+pub struct PerturbArgs {
+    /// Only these cases (repeatable); by default every entailment case.
+    #[arg(long = "case")]
+    cases: Vec<String>,
+    /// Tax cases too (their answer moves with most amounts).
+    #[arg(long)]
+    tax: bool,
+    /// Print every slot's sweep, not only the slots whose answer changes.
+    #[arg(long)]
+    all: bool,
+}
+
+/// The amounts of the statutes (and one either side of each), tried for
+/// every amount besides its own neighbours.
+const THRESHOLDS: [i64; 20] = [0, 1, 250, 500, 750, 1000, 1250, 1500, 2000, 2500, 3000, 4400, 7000, 12_000, 18_000, 20_000, 150_000, 250_000, 275_000, 300_000];
+/// Days a date is moved by: a week, half a year, a year, two, eight.
+const OFFSETS: [i64; 32] = [
+    -3000, -1500, -800, -731, -730, -400, -366, -365, -200, -184, -183, -182, -100, -30, -7, -1, 1, 7, 30, 100, 182, 183, 184, 200, 365, 366, 400, 730, 731, 800, 1500, 3000,
+];
+
+/// One movable value of a case's facts, in the order `slots` walks them.
+struct Slot {
+    label: String,
+    original: Value,
+}
+
+/// Every amount (an event's `amount`, a stated predicate's number) and every
+/// date (an event's `start` or `end`, a stated date), with `visit` given a
+/// mutable reference to each in a fixed order.
+fn walk(facts: &mut [Fact], types: &HashMap<(String, usize), Vec<ArgType>>, visit: &mut dyn FnMut(&mut Term, String)) {
+    for fact in facts {
+        match fact {
+            Fact::Event(ev) => {
+                let id = linear::term_text(&ev.id);
+                for (role, term) in &mut ev.roles {
+                    let movable = matches!((*role, &*term), (Role::Amount, Term::Value(Value::Int(_))) | (Role::Start | Role::End, Term::Value(Value::Date(_))));
+                    if movable {
+                        visit(term, format!("{role} of {id}"));
+                    }
+                }
+            }
+            Fact::Assert(a) => {
+                let name = a.pred.as_str().to_string();
+                let arg_types = types.get(&(name.clone(), a.args.len())).cloned().unwrap_or_default();
+                for (i, term) in a.args.iter_mut().enumerate() {
+                    let t = arg_types.get(i).copied().unwrap_or(ArgType::ANY);
+                    let movable = match &*term {
+                        // A number where the rules read amounts; a year-like
+                        // one only where they read no years.
+                        Term::Value(Value::Int(n)) => t.contains(ArgType::NUMBER) && (!t.contains(ArgType::YEAR) || !(1900..=2100).contains(n)),
+                        Term::Value(Value::Date(_)) => true,
+                        _ => false,
+                    };
+                    if movable {
+                        visit(term, format!("{name} argument {}", i + 1));
+                    }
+                }
+            }
+            Fact::ForEach(fe) => walk(&mut fe.body, types, visit),
+        }
+    }
+}
+
+fn slots(case: &Case, types: &HashMap<(String, usize), Vec<ArgType>>) -> Vec<Slot> {
+    let mut facts = case.ir.facts.clone();
+    let mut out = Vec::new();
+    walk(&mut facts, types, &mut |t, label| {
+        if let Term::Value(v) = t {
+            out.push(Slot { label, original: v.clone() });
+        }
+    });
+    out
+}
+
+/// The values a slot is swept over, with their labels, in increasing order.
+fn sweep(original: &Value) -> Vec<(String, Value)> {
+    match original {
+        Value::Int(n) => {
+            let mut vs: Vec<i64> = THRESHOLDS.iter().flat_map(|t| [t - 1, *t, t + 1]).chain([n / 2, n - 1, n + 1, 2 * n, 10 * n]).filter(|v| *v >= 0).collect();
+            vs.sort_unstable();
+            vs.dedup();
+            vs.into_iter().map(|v| (v.to_string(), Value::Int(v))).collect()
+        }
+        Value::Date(d) => OFFSETS.iter().filter_map(|o| d.checked_add_signed(Duration::days(*o)).map(|x: NaiveDate| (format!("{o:+}d"), Value::Date(x)))).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn show(p: &Result<Prediction, String>) -> String {
+    match p {
+        Ok(Prediction::Entailment) => "entailment".into(),
+        Ok(Prediction::Contradiction) => "contradiction".into(),
+        Ok(Prediction::Dollars(d)) => format!("${d}"),
+        Err(_) => "error".into(),
+    }
+}
+
+/// The case with slot `index` set to `value`.
+fn with_value(case: &Case, types: &HashMap<(String, usize), Vec<ArgType>>, index: usize, value: &Value) -> lexlog_data::CaseIr {
+    let mut ir = case.ir.clone();
+    let mut i = 0;
+    walk(&mut ir.facts, types, &mut |t, _| {
+        if i == index {
+            *t = Term::Value(value.clone());
+        }
+        i += 1;
+    });
+    ir
+}
+
+pub fn run(args: PerturbArgs) -> Result<()> {
+    let data = Dataset::load_default().context("loading SARA")?;
+    let solver = Solver::new()?;
+    let types = solver.argument_types();
+    let cases: Vec<&Case> = if args.cases.is_empty() {
+        data.cases.iter().filter(|c| args.tax || c.kind == CaseKind::Entailment).collect()
+    } else {
+        args.cases.iter().map(|id| data.case(id).with_context(|| format!("no case {id}"))).collect::<Result<_>>()?
+    };
+    let reports: Vec<(String, usize, usize)> = cases
+        .par_iter()
+        .map(|case| {
+            let mut text = String::new();
+            let mut changing = 0;
+            let all_slots = slots(case, &types);
+            for (index, slot) in all_slots.iter().enumerate() {
+                let answers: Vec<(String, String)> = sweep(&slot.original)
+                    .into_iter()
+                    .map(|(label, v)| (label, show(&solver.solve(&case.id, &with_value(case, &types, index, &v)).map(|o| o.prediction).map_err(|e| e.to_string()))))
+                    .collect();
+                let changes: Vec<String> = answers.windows(2).filter(|w| w[0].1 != w[1].1).map(|w| format!("{} | {}: {}", w[0].0, w[1].0, w[1].1)).collect();
+                if changes.is_empty() && !args.all {
+                    continue;
+                }
+                changing += !changes.is_empty() as usize;
+                let original = linear::value_text(&slot.original);
+                let first = answers.first().map_or("", |a| a.1.as_str());
+                text += &format!("{} · {} ({original}): {first} at {}; {}\n", case.id, slot.label, answers.first().map_or("", |a| a.0.as_str()), if changes.is_empty() { "no change".into() } else { changes.join("; ") });
+            }
+            (text, all_slots.len(), changing)
+        })
+        .collect();
+    let (mut total, mut changing) = (0, 0);
+    for (text, n, c) in &reports {
+        print!("{text}");
+        total += n;
+        changing += c;
+    }
+    println!("{} cases, {total} amounts and dates moved one at a time; the answer changes along {changing} of them", cases.len());
+    Ok(())
+}
