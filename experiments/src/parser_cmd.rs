@@ -1,6 +1,7 @@
 //! `lexlog parser …`: inspecting the parser's target representation.
 
 use anyhow::{Context, Result};
+use std::collections::HashMap;
 use clap::Subcommand;
 use lexlog_data::{Dataset, Split};
 use lexlog_parser::example::Example;
@@ -39,6 +40,32 @@ pub enum ParserCommand {
         #[arg(long)]
         model: std::path::PathBuf,
     },
+    /// Where a model's sentence errors are: each sentence of the split,
+    /// told by whether a case the model trained on says it word for word
+    /// (with the same gold facts, or others), and whether the model is sure
+    /// of its gold facts (every gold action given at least half the mass,
+    /// teacher-forced, as `score` reports).
+    Seen {
+        /// A model directory written by `lexlog train`.
+        #[arg(long)]
+        model: std::path::PathBuf,
+        /// The model's dev cases (held out of its training) instead of test.
+        #[arg(long)]
+        dev: bool,
+    },
+}
+
+/// Each fact unit of `case` (not the query) with the sentence it reads and
+/// its gold facts as text.
+fn said_units(case: &lexlog_data::Case) -> Result<Vec<(String, String, String)>> {
+    let example = Example::from_case(case);
+    let (text, _) = example.source.split_once(lexlog_parser::mentions::QUESTION_MARKER).context("a source without its question")?;
+    let sentences = lexlog_parser::sentences::split(text).into_iter().map(|(s, e)| text[s..e].to_string());
+    Ok(lexlog_parser::sentences::units(std::slice::from_ref(&example))
+        .iter()
+        .zip(sentences)
+        .map(|(u, said)| (u.id.clone(), said, lexlog_parser::target::render(&u.target)))
+        .collect())
 }
 
 /// The predicates a case's gold query asks (`tax` for a tax case).
@@ -140,6 +167,46 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
             let said = sentences.chain([question]);
             for (unit, said) in lexlog_parser::sentences::units(std::slice::from_ref(&example)).iter().zip(said) {
                 println!("# {}: {said}\n{}", unit.id, lexlog_parser::target::render(&unit.target));
+            }
+        }
+        ParserCommand::Seen { model, dev: on_dev } => {
+            let trained = crate::joint::load_models(&model, &[])?.remove(0);
+            // What the model trained on: the train split without its dev
+            // cases and its held-out ones.
+            let train: Vec<&lexlog_data::Case> = data.cases_in(Some(Split::Train)).collect();
+            let dev = crate::joint::dev_cases(train.clone(), &model)?;
+            let held = crate::joint::held_out_cases(train.clone(), &model)?;
+            let mut trained_on: HashMap<String, Vec<String>> = HashMap::new();
+            for case in train.iter().filter(|c| !dev.iter().chain(&held).any(|d| d.id == c.id)) {
+                for (_, said, gold) in said_units(case)? {
+                    trained_on.entry(said).or_default().push(gold);
+                }
+            }
+            let cases: Vec<&lexlog_data::Case> = if on_dev { dev } else { data.cases_in(Some(Split::Test)).collect() };
+            // (kind, sure) -> (sentences, gold actions)
+            let mut table: std::collections::BTreeMap<(&str, bool), (usize, usize)> = Default::default();
+            for case in cases {
+                let examples = [Example::from_case(case)];
+                let units = lexlog_parser::sentences::units_for(&examples, trained.meta.train.unit);
+                for (id, said, gold) in said_units(case)? {
+                    let unit = units.iter().find(|u| u.id == id).with_context(|| format!("{id}: no unit"))?;
+                    let scored = trained.score(unit)?;
+                    let sure = scored.iter().all(|s| s.logprob >= 0.5f64.ln());
+                    let kind = match trained_on.get(&said) {
+                        Some(golds) if golds.contains(&gold) => "said in training, same facts",
+                        Some(_) => "said in training, other facts",
+                        None => "not said in training",
+                    };
+                    let e = table.entry((kind, sure)).or_default();
+                    e.0 += 1;
+                    e.1 += scored.len();
+                }
+            }
+            let what = if on_dev { "the model's dev" } else { "test" };
+            println!("sentences of {what} cases | model sure of every gold action | sentences | gold actions");
+            println!("---|---|---|---");
+            for ((kind, sure), (n, actions)) in &table {
+                println!("{kind} | {} | {n} | {actions}", if *sure { "yes" } else { "no" });
             }
         }
         ParserCommand::Score { case, model } => {
