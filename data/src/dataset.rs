@@ -35,6 +35,12 @@ impl Split {
 
 /// Reads every `*.pl` case file in `dir`, sorted by id.
 pub fn read_cases(dir: &Path) -> Result<Vec<Case>> {
+    read_each_case(dir)?.into_iter().collect()
+}
+
+/// As [`read_cases`], but one unreadable file does not stop the others:
+/// each file's case or its error (naming the file and line).
+pub fn read_each_case(dir: &Path) -> Result<Vec<Result<Case>>> {
     let entries = std::fs::read_dir(dir).map_err(|e| DataError::io(dir, e))?;
     let mut paths = Vec::new();
     for entry in entries {
@@ -44,7 +50,7 @@ pub fn read_cases(dir: &Path) -> Result<Vec<Case>> {
         }
     }
     paths.sort();
-    paths.iter().map(|p| read_case_file(p)).collect()
+    Ok(paths.iter().map(|p| read_case_file(p)).collect())
 }
 
 /// Reads a split file: one case id per line.

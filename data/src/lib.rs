@@ -16,7 +16,7 @@ pub mod statutes;
 pub mod vocab;
 
 pub use argtype::ArgType;
-pub use dataset::{read_cases, sara_dir, Dataset, Split};
+pub use dataset::{read_cases, read_each_case, sara_dir, Dataset, Split};
 pub use error::{DataError, Result};
 pub use ground::{expand, fact_set, ExpandError, GroundFact};
 pub use ir::{Answer, Assertion, Case, CaseIr, CaseKind, Domain, Event, Fact, ForEach, Goal, Part, Predicate, Query, Term, Value, Var};

@@ -1,7 +1,7 @@
 //! `lexlog solve`: the solver on the gold facts of case files.
 
 use anyhow::{Context, Result};
-use lexlog_data::{read_cases, sara_dir, Answer, Case, CaseKind, Dataset, Split};
+use lexlog_data::{read_each_case, sara_dir, Answer, Case, CaseKind, Dataset, Split};
 use lexlog_solver::{Prediction, Solver};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -45,10 +45,19 @@ pub struct CaseResult {
 
 #[derive(Serialize)]
 struct Report {
+    /// Case files, the unreadable ones included.
     cases: usize,
     correct: usize,
     wall_ms: u128,
     results: Vec<CaseResult>,
+    /// Files that could not be read, each with its error (file and line).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    unreadable: Vec<Unreadable>,
+}
+
+#[derive(Serialize)]
+struct Unreadable {
+    error: String,
 }
 
 pub fn matches(gold: Answer, p: Prediction) -> bool {
@@ -87,7 +96,14 @@ pub fn section_of(case: &Case) -> String {
 
 pub fn run(args: SolveArgs) -> Result<()> {
     let dir = args.cases.clone().unwrap_or_else(|| sara_dir().join("cases"));
-    let mut cases = read_cases(&dir).with_context(|| format!("reading cases from {}", dir.display()))?;
+    // One unreadable file is reported, and the others still solved.
+    let (mut cases, mut unreadable) = (Vec::new(), Vec::new());
+    for read in read_each_case(&dir).with_context(|| format!("reading cases from {}", dir.display()))? {
+        match read {
+            Ok(case) => cases.push(case),
+            Err(e) => unreadable.push(Unreadable { error: e.to_string() }),
+        }
+    }
     if args.split != SplitArg::All {
         let split = if args.split == SplitArg::Train { Split::Train } else { Split::Test };
         let data = Dataset::load_default().context("loading the official split")?;
@@ -102,8 +118,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
     };
     let wall_ms = start.elapsed().as_millis();
     let correct = results.iter().filter(|r| r.correct).count();
+    let total = results.len() + unreadable.len();
     if args.json {
-        let report = Report { cases: results.len(), correct, wall_ms, results };
+        let report = Report { cases: total, correct, wall_ms, results, unreadable };
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
@@ -119,13 +136,13 @@ pub fn run(args: SolveArgs) -> Result<()> {
     }
     let mut micros: Vec<u128> = results.iter().map(|r| r.micros).collect();
     micros.sort_unstable();
-    let p = |q: f64| micros[((micros.len() - 1) as f64 * q) as usize];
+    let p = |q: f64| micros.get((micros.len().saturating_sub(1) as f64 * q) as usize).copied().unwrap_or(0);
     println!(
         "{:<8} {:>6} {:>8} {:>8.1}%   wall {wall_ms} ms; per case p50 {} µs, p90 {} µs, max {} µs",
         "all",
-        results.len(),
+        total,
         correct,
-        100.0 * correct as f64 / results.len().max(1) as f64,
+        100.0 * correct as f64 / total.max(1) as f64,
         p(0.5),
         p(0.9),
         p(1.0)
@@ -137,6 +154,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
             (None, None) => "nothing".into(),
         };
         println!("  wrong: {} (gold {}, got {got})", r.case, r.gold);
+    }
+    for u in &unreadable {
+        println!("  unreadable: {}", u.error);
     }
     Ok(())
 }
