@@ -379,13 +379,8 @@ pub(crate) fn join(
                 }
             }
         }
-        Literal::IsOpen(v) => {
-            if env[*v as usize].is_none_or(|x| x == Val::Any) {
-                join(body, i + 1, db, delta, env, emit);
-            }
-        }
-        Literal::IsKnown(v) => {
-            if env[*v as usize].is_some_and(|x| x != Val::Any) {
+        Literal::IsOpen { var, open } => {
+            if env[*var as usize].is_none_or(|x| x == Val::Any) == *open {
                 join(body, i + 1, db, delta, env, emit);
             }
         }

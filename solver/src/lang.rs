@@ -208,13 +208,9 @@ impl RuleCompiler<'_> {
         }
         Ok(Some(match (name, arity) {
             ("true", 0) => return Ok(None),
-            ("var", 1) => match &a[0] {
-                PTerm::Var(v) if self.is_bound(*v) => Literal::IsOpen(self.vars[v]),
-                _ => return Err(self.err("var/1 tests a variable bound earlier in the body")),
-            },
-            ("nonvar", 1) => match &a[0] {
-                PTerm::Var(v) if self.is_bound(*v) => Literal::IsKnown(self.vars[v]),
-                _ => return Err(self.err("nonvar/1 tests a variable bound earlier in the body")),
+            ("var" | "nonvar", 1) => match &a[0] {
+                PTerm::Var(v) if self.is_bound(*v) => Literal::IsOpen { var: self.vars[v], open: name == "var" },
+                _ => return Err(self.err(format!("{name}/1 tests a variable bound earlier in the body"))),
             },
             ("is" | "=", 2) => match &a[0] {
                 PTerm::Var(v) if !self.is_bound(*v) => {

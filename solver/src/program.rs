@@ -125,10 +125,9 @@ pub enum Literal {
     /// Binds a fresh variable.
     Assign(VarId, Expr),
     Test(CmpOp, Expr, Expr),
-    /// The variable holds an open value (Prolog's `var/1` on an answer).
-    IsOpen(VarId),
-    /// The variable holds a known value (Prolog's `nonvar/1`).
-    IsKnown(VarId),
+    /// The variable holds an open value (`open`: Prolog's `var/1` on an
+    /// answer) or a known one (not `open`: `nonvar/1`).
+    IsOpen { var: VarId, open: bool },
     /// `aggregate_all(op(value), body, out)`: groups by the variables bound
     /// before it; each combination of tuples that satisfies the body counts
     /// once (as in Prolog), so two equal payments both add.

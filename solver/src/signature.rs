@@ -154,7 +154,7 @@ fn constrain(body: &[Literal], preds: &[Vec<ArgType>], vars: &mut [ArgType]) {
                 expr_type(a, vars);
                 expr_type(b, vars);
             }
-            Literal::IsOpen(_) | Literal::IsKnown(_) => {}
+            Literal::IsOpen { .. } => {}
             Literal::Agg { op, value, body, out } => {
                 constrain(body, preds, vars);
                 let t = match (op, value) {

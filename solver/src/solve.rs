@@ -433,7 +433,7 @@ impl Solver {
                         }
                         Goal::Unbound { var } => {
                             let n = vars.len() as VarId;
-                            body.push(Literal::IsOpen(*vars.entry(var.clone()).or_insert(n)));
+                            body.push(Literal::IsOpen { var: *vars.entry(var.clone()).or_insert(n), open: true });
                         }
                         Goal::FirstDay { year, var } => {
                             let n = vars.len() as VarId;
@@ -471,7 +471,7 @@ fn max_var(body: &[Literal]) -> usize {
                     }
                 }
             }
-            Literal::Assign(v, _) | Literal::IsOpen(v) | Literal::IsKnown(v) => m = m.max(*v as usize),
+            Literal::Assign(v, _) | Literal::IsOpen { var: v, .. } => m = m.max(*v as usize),
             _ => {}
         }
     }

@@ -30,7 +30,7 @@ pub fn dependencies(lits: &[Literal], negative: bool, out: &mut Vec<(PredId, boo
             Literal::Pos(a) => out.push((a.pred, negative)),
             Literal::Neg(a) => out.push((a.pred, true)),
             Literal::Agg { body, .. } => dependencies(body, true, out),
-            Literal::Assign(..) | Literal::Test(..) | Literal::IsOpen(_) | Literal::IsKnown(_) => {}
+            Literal::Assign(..) | Literal::Test(..) | Literal::IsOpen { .. } => {}
         }
     }
 }
