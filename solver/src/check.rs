@@ -35,6 +35,13 @@ pub enum InconsistencyKind {
 }
 
 impl InconsistencyKind {
+    /// A finding the solver cannot get past (it refuses ill-typed facts and
+    /// cannot run what no rule knows), so that "nothing derivable" would
+    /// only say it again.
+    pub fn stops_solving(self) -> bool {
+        matches!(self, Self::UnknownPredicate | Self::WrongArity | Self::WrongType | Self::InvalidDate)
+    }
+
     pub const ALL: [InconsistencyKind; 9] = [
         InconsistencyKind::UnknownPredicate,
         InconsistencyKind::WrongArity,
@@ -103,7 +110,7 @@ impl Solver {
     /// Every inconsistency found in `ir`; empty for a consistent case.
     pub fn check(&self, ir: &CaseIr) -> Vec<Inconsistency> {
         let mut out = self.check_facts(ir);
-        if ir.query.is_some() && out.iter().all(|i| i.kind != InconsistencyKind::UnknownPredicate && i.kind != InconsistencyKind::WrongArity) {
+        if ir.query.is_some() && !out.iter().any(|i| i.kind.stops_solving()) {
             if let Err(e) = self.solve("check", ir) {
                 out.push(finding(InconsistencyKind::NothingDerivable, e.to_string()));
             }
@@ -304,7 +311,7 @@ impl Solver {
         let mut findings = self.check_facts(ir);
         let outcome = self.solve(case, ir);
         if let Err(e) = &outcome {
-            if ir.query.is_some() && findings.iter().all(|i| i.kind != InconsistencyKind::UnknownPredicate && i.kind != InconsistencyKind::WrongArity) {
+            if ir.query.is_some() && !findings.iter().any(|i| i.kind.stops_solving()) {
                 findings.push(finding(InconsistencyKind::NothingDerivable, e.to_string()));
             }
         }
