@@ -55,17 +55,20 @@ pub enum ParserCommand {
     },
 }
 
-/// Each fact unit of `case` (not the query) with the sentence it reads and
-/// its gold facts as text.
-fn said_units(case: &lexlog_data::Case) -> Result<Vec<(String, String, String)>> {
-    let example = Example::from_case(case);
-    let (text, _) = example.source.split_once(lexlog_parser::mentions::QUESTION_MARKER).context("a source without its question")?;
+/// Each sentence unit of `example` (the query's last) with what it reads:
+/// its sentence, or the question.
+fn said_units(example: &Example) -> Result<Vec<(Example, String)>> {
+    let (text, question) = example.source.split_once(lexlog_parser::mentions::QUESTION_MARKER).context("a source without its question")?;
     let sentences = lexlog_parser::sentences::split(text).into_iter().map(|(s, e)| text[s..e].to_string());
-    Ok(lexlog_parser::sentences::units(std::slice::from_ref(&example))
-        .iter()
-        .zip(sentences)
-        .map(|(u, said)| (u.id.clone(), said, lexlog_parser::target::render(&u.target)))
-        .collect())
+    let said = sentences.chain([question.to_string()]);
+    Ok(lexlog_parser::sentences::units(std::slice::from_ref(example)).into_iter().zip(said).collect())
+}
+
+/// The fact units of `case` (not the query): id, sentence, gold facts.
+fn said_facts(case: &lexlog_data::Case) -> Result<Vec<(String, String, String)>> {
+    let mut units = said_units(&Example::from_case(case))?;
+    units.pop();
+    Ok(units.into_iter().map(|(u, said)| (u.id, said, lexlog_parser::target::render(&u.target))).collect())
 }
 
 /// The predicates a case's gold query asks (`tax` for a tax case).
@@ -162,10 +165,7 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
                     .with_context(|| format!("case {id}: no two adjacent sentences that state facts and join faithfully"))?
                     .0;
             }
-            let (text, question) = example.source.split_once(lexlog_parser::mentions::QUESTION_MARKER).context("a source without its question")?;
-            let sentences = lexlog_parser::sentences::split(text).into_iter().map(|(s, e)| &text[s..e]);
-            let said = sentences.chain([question]);
-            for (unit, said) in lexlog_parser::sentences::units(std::slice::from_ref(&example)).iter().zip(said) {
+            for (unit, said) in said_units(&example)? {
                 println!("# {}: {said}\n{}", unit.id, lexlog_parser::target::render(&unit.target));
             }
         }
@@ -178,7 +178,7 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
             let held = crate::joint::held_out_cases(train.clone(), &model)?;
             let mut trained_on: HashMap<String, Vec<String>> = HashMap::new();
             for case in train.iter().filter(|c| !dev.iter().chain(&held).any(|d| d.id == c.id)) {
-                for (_, said, gold) in said_units(case)? {
+                for (_, said, gold) in said_facts(case)? {
                     trained_on.entry(said).or_default().push(gold);
                 }
             }
@@ -188,7 +188,7 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
             for case in cases {
                 let examples = [Example::from_case(case)];
                 let units = lexlog_parser::sentences::units_for(&examples, trained.meta.train.unit);
-                for (id, said, gold) in said_units(case)? {
+                for (id, said, gold) in said_facts(case)? {
                     let unit = units.iter().find(|u| u.id == id).with_context(|| format!("{id}: no unit"))?;
                     let scored = trained.score(unit)?;
                     let sure = scored.iter().all(|s| s.logprob >= 0.5f64.ln());

@@ -55,7 +55,7 @@ fn walk(facts: &mut [Fact], types: &HashMap<(String, usize), Vec<ArgType>>, visi
             }
             Fact::Assert(a) => {
                 let name = a.pred.as_str().to_string();
-                let arg_types = types.get(&(name.clone(), a.args.len())).cloned().unwrap_or_default();
+                let arg_types = types.get(&(name.clone(), a.args.len())).map_or(&[][..], Vec::as_slice);
                 for (i, term) in a.args.iter_mut().enumerate() {
                     let t = arg_types.get(i).copied().unwrap_or(ArgType::ANY);
                     let movable = match &*term {
