@@ -21,12 +21,13 @@ fn shift_date(d: NaiveDate) -> NaiveDate {
     d.with_year(d.year() + SHIFT).expect("a 28-year shift keeps every day of 1929-2099")
 }
 
-/// Whether an integer argument of `a` at `i` is a year: so typed by the
+/// Whether an integer argument at `i` (of a predicate with `arg_types`) is
+/// a year: so typed by the
 /// rules, or, where they allow a number too, one of the case's years (its
 /// dates', and those of arguments of facts or query that only hold years):
 /// a $2,000 exemption is no year in a case set in 2015.
-fn is_year(types: &Types, a: &Assertion, i: usize, n: i64, date_years: &[i64]) -> bool {
-    let t = types.get(&(a.pred.as_str().to_string(), a.args.len())).and_then(|ts| ts.get(i).copied()).unwrap_or(ArgType::ANY);
+fn is_year(arg_types: &[ArgType], i: usize, n: i64, date_years: &[i64]) -> bool {
+    let t = arg_types.get(i).copied().unwrap_or(ArgType::ANY);
     t.contains(ArgType::YEAR) && (!t.contains(ArgType::NUMBER) || date_years.contains(&n))
 }
 
@@ -84,10 +85,10 @@ fn shift_term(t: &mut Term) {
 }
 
 fn shift_assertion(a: &mut Assertion, types: &Types, dy: &[i64], years: &mut Vec<i64>) {
-    let b = a.clone();
+    let arg_types = types.get(&(a.pred.as_str().to_string(), a.args.len())).map_or(&[][..], Vec::as_slice);
     for (i, t) in a.args.iter_mut().enumerate() {
         match t {
-            Term::Value(Value::Int(n)) if is_year(types, &b, i, *n, dy) => {
+            Term::Value(Value::Int(n)) if is_year(arg_types, i, *n, dy) => {
                 years.push(*n);
                 *n += SHIFT as i64;
             }
