@@ -6,7 +6,7 @@
 
 use anyhow::{Context, Result};
 use chrono::{Duration, NaiveDate};
-use lexlog_data::{linear, ArgType, Case, CaseKind, Dataset, Fact, Role, Term, Value};
+use lexlog_data::{linear, ArgType, Case, CaseIr, CaseKind, Dataset, Fact, Goal, Query, Role, Term, Value};
 use lexlog_solver::{Prediction, Solver};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -32,24 +32,46 @@ const OFFSETS: [i64; 32] = [
     -3000, -1500, -800, -731, -730, -400, -366, -365, -200, -184, -183, -182, -100, -30, -7, -1, 1, 7, 30, 100, 182, 183, 184, 200, 365, 366, 400, 730, 731, 800, 1500, 3000,
 ];
 
-/// One movable value of a case's facts, in the order `slots` walks them.
+/// Years a year is moved by.
+const YEARS: [i64; 12] = [-8, -4, -3, -2, -1, 1, 2, 3, 4, 8, 20, 100];
+
+/// What a movable value is, which picks its sweep.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Amount,
+    Date,
+    Year,
+}
+
+/// One movable value of a case's facts or query, in the order `walk` visits them.
 struct Slot {
     label: String,
+    kind: Kind,
     original: Value,
 }
 
-/// Every amount (an event's `amount`, a stated predicate's number) and every
-/// date (an event's `start` or `end`, a stated date), with `visit` given a
-/// mutable reference to each in a fixed order.
-fn walk(facts: &mut [Fact], types: &HashMap<(String, usize), Vec<ArgType>>, visit: &mut dyn FnMut(&mut Term, String)) {
+/// A year-like number where the rules read years.
+fn is_year_slot(t: ArgType, term: &Term) -> bool {
+    matches!(term, Term::Value(Value::Int(n)) if t.contains(ArgType::YEAR) && (1900..=2100).contains(n))
+}
+
+/// Every amount (an event's `amount`, a stated predicate's number), every
+/// date (an event's `start` or `end`, a stated date) and every year of a
+/// stated predicate, with `visit` given a mutable reference to each in a
+/// fixed order.
+fn walk(facts: &mut [Fact], types: &HashMap<(String, usize), Vec<ArgType>>, visit: &mut dyn FnMut(&mut Term, String, Kind)) {
     for fact in facts {
         match fact {
             Fact::Event(ev) => {
                 let id = linear::term_text(&ev.id);
                 for (role, term) in &mut ev.roles {
-                    let movable = matches!((*role, &*term), (Role::Amount, Term::Value(Value::Int(_))) | (Role::Start | Role::End, Term::Value(Value::Date(_))));
-                    if movable {
-                        visit(term, format!("{role} of {id}"));
+                    let kind = match (*role, &*term) {
+                        (Role::Amount, Term::Value(Value::Int(_))) => Some(Kind::Amount),
+                        (Role::Start | Role::End, Term::Value(Value::Date(_))) => Some(Kind::Date),
+                        _ => None,
+                    };
+                    if let Some(kind) = kind {
+                        visit(term, format!("{role} of {id}"), kind);
                     }
                 }
             }
@@ -58,15 +80,14 @@ fn walk(facts: &mut [Fact], types: &HashMap<(String, usize), Vec<ArgType>>, visi
                 let arg_types = types.get(&(name.clone(), a.args.len())).map_or(&[][..], Vec::as_slice);
                 for (i, term) in a.args.iter_mut().enumerate() {
                     let t = arg_types.get(i).copied().unwrap_or(ArgType::ANY);
-                    let movable = match &*term {
-                        // A number where the rules read amounts; a year-like
-                        // one only where they read no years.
-                        Term::Value(Value::Int(n)) => t.contains(ArgType::NUMBER) && (!t.contains(ArgType::YEAR) || !(1900..=2100).contains(n)),
-                        Term::Value(Value::Date(_)) => true,
-                        _ => false,
+                    let kind = match &*term {
+                        _ if is_year_slot(t, term) => Some(Kind::Year),
+                        Term::Value(Value::Int(_)) if t.contains(ArgType::NUMBER) => Some(Kind::Amount),
+                        Term::Value(Value::Date(_)) => Some(Kind::Date),
+                        _ => None,
                     };
-                    if movable {
-                        visit(term, format!("{name} argument {}", i + 1));
+                    if let Some(kind) = kind {
+                        visit(term, format!("{name} argument {}", i + 1), kind);
                     }
                 }
             }
@@ -75,20 +96,47 @@ fn walk(facts: &mut [Fact], types: &HashMap<(String, usize), Vec<ArgType>>, visi
     }
 }
 
+/// The years a query asks of (a year argument of one of its goals).
+fn walk_query(query: &mut Option<Query>, types: &HashMap<(String, usize), Vec<ArgType>>, visit: &mut dyn FnMut(&mut Term, String, Kind)) {
+    let Some(Query::Holds { goals }) = query else { return };
+    for goal in goals {
+        if let Goal::Holds(a) = goal {
+            let name = a.pred.as_str().to_string();
+            let arg_types = types.get(&(name.clone(), a.args.len())).map_or(&[][..], Vec::as_slice);
+            for (i, term) in a.args.iter_mut().enumerate() {
+                if is_year_slot(arg_types.get(i).copied().unwrap_or(ArgType::ANY), term) {
+                    visit(term, format!("query's {name} argument {}", i + 1), Kind::Year);
+                }
+            }
+        }
+    }
+}
+
+/// Every slot of the facts, then of the query.
+fn walk_case(ir: &mut CaseIr, types: &HashMap<(String, usize), Vec<ArgType>>, visit: &mut dyn FnMut(&mut Term, String, Kind)) {
+    walk(&mut ir.facts, types, visit);
+    walk_query(&mut ir.query, types, visit);
+}
+
 fn slots(case: &Case, types: &HashMap<(String, usize), Vec<ArgType>>) -> Vec<Slot> {
-    let mut facts = case.ir.facts.clone();
+    let mut ir = case.ir.clone();
     let mut out = Vec::new();
-    walk(&mut facts, types, &mut |t, label| {
+    walk_case(&mut ir, types, &mut |t, label, kind| {
         if let Term::Value(v) = t {
-            out.push(Slot { label, original: v.clone() });
+            out.push(Slot { label, kind, original: v.clone() });
         }
     });
     out
 }
 
 /// The values a slot is swept over, with their labels, in increasing order.
-fn sweep(original: &Value) -> Vec<(String, Value)> {
+fn sweep(kind: Kind, original: &Value) -> Vec<(String, Value)> {
     match original {
+        Value::Int(n) if kind == Kind::Year => {
+            let mut ys: Vec<i64> = YEARS.iter().map(|d| n + d).chain([*n]).collect();
+            ys.sort_unstable();
+            ys.into_iter().map(|y| (y.to_string(), Value::Int(y))).collect()
+        }
         Value::Int(n) => {
             let mut vs: Vec<i64> = THRESHOLDS.iter().flat_map(|t| [t - 1, *t, t + 1]).chain([n / 2, n - 1, n + 1, 2 * n, 10 * n]).filter(|v| *v >= 0).collect();
             vs.sort_unstable();
@@ -110,10 +158,10 @@ fn show(p: &Result<Prediction, String>) -> String {
 }
 
 /// The case with slot `index` set to `value`.
-fn with_value(case: &Case, types: &HashMap<(String, usize), Vec<ArgType>>, index: usize, value: &Value) -> lexlog_data::CaseIr {
+fn with_value(case: &Case, types: &HashMap<(String, usize), Vec<ArgType>>, index: usize, value: &Value) -> CaseIr {
     let mut ir = case.ir.clone();
     let mut i = 0;
-    walk(&mut ir.facts, types, &mut |t, _| {
+    walk_case(&mut ir, types, &mut |t, _, _| {
         if i == index {
             *t = Term::Value(value.clone());
         }
@@ -138,7 +186,7 @@ pub fn run(args: PerturbArgs) -> Result<()> {
             let mut changing = 0;
             let all_slots = slots(case, &types);
             for (index, slot) in all_slots.iter().enumerate() {
-                let answers: Vec<(String, String)> = sweep(&slot.original)
+                let answers: Vec<(String, String)> = sweep(slot.kind, &slot.original)
                     .into_iter()
                     .map(|(label, v)| (label, show(&solver.solve(&case.id, &with_value(case, &types, index, &v)).map(|o| o.prediction).map_err(|e| e.to_string()))))
                     .collect();
@@ -160,6 +208,6 @@ pub fn run(args: PerturbArgs) -> Result<()> {
         total += n;
         changing += c;
     }
-    println!("{} cases, {total} amounts and dates moved one at a time; the answer changes along {changing} of them", cases.len());
+    println!("{} cases, {total} amounts, dates and years moved one at a time; the answer changes along {changing} of them", cases.len());
     Ok(())
 }
