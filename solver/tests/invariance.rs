@@ -3,10 +3,12 @@
 //! weekdays and leap years), where the years asked stay on the same side of
 //! the 2018-2025 provisions (§63(c)(7), §68(f), §151(d)(5), the statutes'
 //! only dated rules); and each relative's sex swapped (son and daughter,
-//! father and mother, brother and sister), which no section distinguishes.
+//! father and mother, brother and sister), which no section distinguishes;
+//! and every name (people, events, homes, employers) enciphered, which no
+//! section reads.
 
 use chrono::{Datelike, NaiveDate};
-use lexlog_data::{ArgType, Assertion, CaseIr, Dataset, Domain, EventKind, Fact, Goal, Query, Term, Value};
+use lexlog_data::{ArgType, Assertion, CaseIr, Dataset, Domain, EventKind, Fact, Goal, Part, Query, Term, Value};
 use lexlog_solver::Solver;
 use std::collections::HashMap;
 
@@ -230,3 +232,83 @@ fn answers_do_not_depend_on_a_relative_s_sex() {
     assert_eq!(checked, 112, "cases with a relative swapped");
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+/// ROT13 on a name's letters: names built from parts (`alice_pays_{P}`)
+/// stay equal to the names they are compared with, as the cipher of a
+/// concatenation is the concatenation of the ciphers.
+fn cipher(name: &str) -> String {
+    name.chars()
+        .map(|c| match c {
+            'a'..='z' => (b'a' + (c as u8 - b'a' + 13) % 26) as char,
+            c => c,
+        })
+        .collect()
+}
+
+fn rename_value(v: &mut Value) {
+    match v {
+        Value::Name(n) => *n = cipher(n),
+        Value::List(vs) => vs.iter_mut().for_each(rename_value),
+        _ => {}
+    }
+}
+
+fn rename_term(t: &mut Term) {
+    match t {
+        Term::Value(v) => rename_value(v),
+        Term::Concat(parts) => parts.iter_mut().for_each(|p| {
+            if let Part::Lit(s) = p {
+                *s = cipher(s);
+            }
+        }),
+        _ => {}
+    }
+}
+
+fn rename_facts(facts: &mut [Fact]) {
+    for f in facts {
+        match f {
+            Fact::Event(ev) => {
+                rename_term(&mut ev.id);
+                ev.roles.iter_mut().for_each(|(_, t)| rename_term(t));
+            }
+            Fact::Assert(a) => a.args.iter_mut().for_each(rename_term),
+            Fact::ForEach(fe) => {
+                if let Domain::List { values } = &mut fe.domain {
+                    values.iter_mut().for_each(rename_value);
+                }
+                rename_facts(&mut fe.body);
+            }
+        }
+    }
+}
+
+fn renamed(ir: &CaseIr) -> CaseIr {
+    let mut ir = ir.clone();
+    rename_facts(&mut ir.facts);
+    match &mut ir.query {
+        Some(Query::Tax { person, .. }) => *person = cipher(person),
+        Some(Query::Holds { goals }) => {
+            for g in goals {
+                match g {
+                    Goal::Holds(a) => a.args.iter_mut().for_each(rename_term),
+                    Goal::Before { left, right } => {
+                        rename_term(left);
+                        rename_term(right);
+                    }
+                    Goal::Unbound { .. } | Goal::FirstDay { .. } => {}
+                }
+            }
+        }
+        None => {}
+    }
+    ir
+}
+
+#[test]
+fn answers_do_not_depend_on_what_anything_is_called() {
+    let (checked, differ) = perturbed_answers("renamed", |ir| Some(renamed(ir)));
+    assert_eq!(checked, 376, "cases renamed");
+    assert!(differ.is_empty(), "{} of {checked} differ:\n{}", differ.len(), differ.join("\n"));
+}
+
