@@ -216,6 +216,61 @@ pub struct CaseIr {
     pub query: Option<Query>,
 }
 
+impl CaseIr {
+    /// Calls `f` on every term of the facts and the query: event ids, roles,
+    /// arguments, the values a list ranges over, the person a tax query
+    /// names. A value or name `f` replaces with a non-value is left as it was.
+    pub fn for_each_term_mut(&mut self, f: &mut dyn FnMut(&mut Term)) {
+        fn as_term(v: &mut Value, f: &mut dyn FnMut(&mut Term)) {
+            let mut t = Term::Value(v.clone());
+            f(&mut t);
+            if let Term::Value(new) = t {
+                *v = new;
+            }
+        }
+        fn facts(fs: &mut [Fact], f: &mut dyn FnMut(&mut Term)) {
+            for fact in fs {
+                match fact {
+                    Fact::Event(ev) => {
+                        f(&mut ev.id);
+                        ev.roles.iter_mut().for_each(|(_, t)| f(t));
+                    }
+                    Fact::Assert(a) => a.args.iter_mut().for_each(&mut *f),
+                    Fact::ForEach(fe) => {
+                        if let Domain::List { values } = &mut fe.domain {
+                            values.iter_mut().for_each(|v| as_term(v, f));
+                        }
+                        facts(&mut fe.body, f);
+                    }
+                }
+            }
+        }
+        facts(&mut self.facts, f);
+        match &mut self.query {
+            Some(Query::Tax { person, .. }) => {
+                let mut v = Value::Name(person.clone());
+                as_term(&mut v, f);
+                if let Value::Name(n) = v {
+                    *person = n;
+                }
+            }
+            Some(Query::Holds { goals }) => {
+                for g in goals {
+                    match g {
+                        Goal::Holds(a) => a.args.iter_mut().for_each(&mut *f),
+                        Goal::Before { left, right } => {
+                            f(left);
+                            f(right);
+                        }
+                        Goal::Unbound { .. } | Goal::FirstDay { .. } => {}
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CaseKind {

@@ -265,43 +265,9 @@ fn rename_term(t: &mut Term) {
     }
 }
 
-fn rename_facts(facts: &mut [Fact]) {
-    for f in facts {
-        match f {
-            Fact::Event(ev) => {
-                rename_term(&mut ev.id);
-                ev.roles.iter_mut().for_each(|(_, t)| rename_term(t));
-            }
-            Fact::Assert(a) => a.args.iter_mut().for_each(rename_term),
-            Fact::ForEach(fe) => {
-                if let Domain::List { values } = &mut fe.domain {
-                    values.iter_mut().for_each(rename_value);
-                }
-                rename_facts(&mut fe.body);
-            }
-        }
-    }
-}
-
 fn renamed(ir: &CaseIr) -> CaseIr {
     let mut ir = ir.clone();
-    rename_facts(&mut ir.facts);
-    match &mut ir.query {
-        Some(Query::Tax { person, .. }) => *person = cipher(person),
-        Some(Query::Holds { goals }) => {
-            for g in goals {
-                match g {
-                    Goal::Holds(a) => a.args.iter_mut().for_each(rename_term),
-                    Goal::Before { left, right } => {
-                        rename_term(left);
-                        rename_term(right);
-                    }
-                    Goal::Unbound { .. } | Goal::FirstDay { .. } => {}
-                }
-            }
-        }
-        None => {}
-    }
+    ir.for_each_term_mut(&mut rename_term);
     ir
 }
 
