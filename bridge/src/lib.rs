@@ -6,6 +6,7 @@
 //! reasons.
 
 mod error;
+pub mod names;
 pub mod pipeline;
 
 pub use error::BridgeError;

@@ -26,6 +26,10 @@ pub struct ModelArgs {
     /// fitted on --model's own dev cases, with its own beams.
     #[arg(long = "ensemble")]
     pub ensemble: Vec<PathBuf>,
+    /// Decode people of names the parser never saw as they are, without
+    /// SARA's names standing in for them (`lexlog_bridge::names`).
+    #[arg(long)]
+    pub keep_names: bool,
 }
 
 #[derive(clap::Args)]
@@ -58,7 +62,7 @@ pub fn split_cases(data: &Dataset, split: crate::solve_cmd::SplitArg) -> (Vec<&l
 }
 
 pub fn run(args: EvalArgs) -> Result<()> {
-    let ModelArgs { split: split_arg, model, k, json, ensemble } = &args.common;
+    let ModelArgs { split: split_arg, model, k, json, ensemble, keep_names } = &args.common;
     let (model, k, json) = (model.clone(), *k, *json);
     let data = Dataset::load_default().context("loading SARA")?;
     if let Some(folds) = args.cv {
@@ -88,7 +92,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
     };
     let split = split.as_str();
     let solver = Solver::new()?;
-    let beams = crate::joint::ensemble_beams_for(&cases, &model, ensemble, k, split, &solver)?;
+    let beams = crate::joint::ensemble_beams_for(&cases, &model, ensemble, k, split, !keep_names, &solver)?;
     // The bridge's weights are fitted on the model's dev cases only.
     let cfg = fit_on_dev(&data, &model, k, &solver)?;
     eprintln!("bridge fitted on dev: {:?}, penalty {}, min agreement {}", cfg.strategy, cfg.penalty, cfg.min_agreement);

@@ -3,7 +3,6 @@
 use anyhow::{Context, Result};
 use lexlog_data::Dataset;
 use lexlog_parser::decode::BeamConfig;
-use lexlog_parser::sentences::decode_ensemble;
 use lexlog_parser::train::Trained;
 use lexlog_parser::eval::{compare, macro_f1, prf, Counts};
 use serde::Serialize;
@@ -25,6 +24,10 @@ pub struct EvalParserArgs {
     /// Only these cases (repeatable).
     #[arg(long = "case")]
     cases: Vec<String>,
+    /// The case files of this directory instead of --split (SARA's format;
+    /// `lexlog variants` writes such).
+    #[arg(long = "cases")]
+    case_dir: Option<PathBuf>,
     /// Evaluate on the model's dev cases (held out of its training, from
     /// the train split) instead of --split: for choosing decoding settings.
     #[arg(long)]
@@ -134,7 +137,12 @@ struct SectionReport {
 pub fn run(args: EvalParserArgs) -> Result<()> {
     let data = Dataset::load_default().context("loading SARA")?;
     anyhow::ensure!(!(args.dev && args.held_out), "--dev and --held-out are two sets: ask one");
-    let (all_cases, split_name) = if args.dev {
+    let own: Vec<lexlog_data::Case>;
+    let (all_cases, split_name) = if let Some(dir) = &args.case_dir {
+        anyhow::ensure!(!args.dev && !args.held_out, "--cases is a set of its own: ask it without --dev or --held-out");
+        own = lexlog_data::read_cases(dir).with_context(|| format!("reading {}", dir.display()))?;
+        (own.iter().collect(), "cases")
+    } else if args.dev {
         (crate::joint::dev_cases(data.cases_in(Some(lexlog_data::Split::Train)).collect(), &args.common.model)?, "dev")
     } else if args.held_out {
         (crate::joint::held_out_cases(data.cases_in(Some(lexlog_data::Split::Train)).collect(), &args.common.model)?, "held_out")
@@ -171,7 +179,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     for case in &cases {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
         let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, query_names_from_question: args.query_names == QueryNames::Question, event_slots: event_slots.clone(), shared_places: shared_places.clone(), ..Default::default() };
-        let beams = decode_ensemble(&models, &case.text, &case.question, &cfg)?;
+        let beams = crate::joint::decode_case(&models, &case.text, &case.question, &cfg, !args.common.keep_names)?;
         let counts: Vec<_> = beams.iter().map(|b| compare(&b.ir, &gold)).collect();
         let c = counts.first().copied().unwrap_or_else(|| compare(&lexlog_data::CaseIr::default(), &gold));
         ranks.push(counts.iter().position(|c| c.exact));

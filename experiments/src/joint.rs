@@ -3,6 +3,7 @@
 //! exactly, with abstentions and the penalty cost of Jurayj et al.
 
 use anyhow::{Context, Result};
+use lexlog_bridge::names::StandIns;
 use lexlog_bridge::pipeline::{decide, Beam, Decision, PipelineConfig};
 use lexlog_data::{linear, Answer, Case, CaseKind};
 use lexlog_parser::decode::BeamConfig;
@@ -38,16 +39,41 @@ pub fn query_shared_places(solver: &Solver) -> std::sync::Arc<lexlog_parser::gra
     std::sync::Arc::new(solver.query_shared_places())
 }
 
+/// Which way of standing in for unfamiliar people decoded a beam cache
+/// (`lexlog_bridge::names`): a new one decodes anew.
+const STAND_INS_VERSION: u32 = 1;
+
+/// A case's beams, its unfamiliar people read under the stand-in names of
+/// SARA's cast and given their own names back in every beam.
+/// Without `stand_ins`, the text is decoded as it is.
+pub fn decode_case(models: &[&Trained], text: &str, question: &str, cfg: &BeamConfig, stand_ins: bool) -> Result<Vec<lexlog_parser::decode::Beam>> {
+    let familiar: Vec<&str> = lexlog_parser::people::CAST.iter().chain(&lexlog_parser::people::RENAMES).copied().collect();
+    let stand_ins = if stand_ins { StandIns::for_text(&format!("{text}\n{question}"), &familiar, &lexlog_parser::people::CAST) } else { StandIns::default() };
+    if stand_ins.is_empty() {
+        return Ok(lexlog_parser::sentences::decode_ensemble(models, text, question, cfg)?);
+    }
+    let beams = lexlog_parser::sentences::decode_ensemble(models, &stand_ins.hide(text), &stand_ins.hide(question), cfg)?;
+    beams
+        .into_iter()
+        .map(|mut b| {
+            b.text = stand_ins.restore(&b.text);
+            b.ir = linear::parse(&b.text).with_context(|| format!("a beam with its names given back reads no more: {}", b.text))?;
+            Ok(b)
+        })
+        .collect()
+}
+
 /// Beams of every case, decoded with beam size `k` by the model in
-/// `model_dir`; cached in that directory as `beams-<tag>-k<k>.jsonl`.
+/// `model_dir`; cached in that directory as `beams-<tag>-k<k>-d<decoder>-n<stand-ins>.jsonl`.
 pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
-    ensemble_beams_for(cases, model_dir, &[], k, tag, solver)
+    ensemble_beams_for(cases, model_dir, &[], k, tag, true, solver)
 }
 
 /// As [`beams_for`], decoded by the model in `model_dir` and those in
 /// `ensemble` together; the cache's tag then names the ensemble (a hash of
 /// its directories).
-pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], k: usize, tag: &str, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
+/// `stand_ins` as for [`decode_case`].
+pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], k: usize, tag: &str, stand_ins: bool, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
     // A query checkpoint asks the query (one decodes otherwise without it).
     let tag = if model_dir.join(lexlog_parser::train::QUERY_WEIGHTS).is_file() { format!("{tag}-q") } else { tag.to_string() };
     let tag = match ensemble {
@@ -55,7 +81,8 @@ pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf
         more => format!("{tag}-ens{:016x}", fnv1a(more.iter().flat_map(|p| p.to_string_lossy().bytes().chain([0]).collect::<Vec<_>>()))),
     };
     // Keyed by the decoder's version too: a new grammar decodes anew.
-    let cache = model_dir.join(format!("beams-{tag}-k{k}-d{}.jsonl", lexlog_parser::decode::VERSION));
+    let names = if stand_ins { format!("n{STAND_INS_VERSION}") } else { "kept".to_string() };
+    let cache = model_dir.join(format!("beams-{tag}-k{k}-d{}-{names}.jsonl", lexlog_parser::decode::VERSION));
     let mut out = BTreeMap::new();
     if cache.is_file() {
         let f = std::fs::File::open(&cache).with_context(|| format!("reading {}", cache.display()))?;
@@ -76,7 +103,7 @@ pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf
     let mut w = std::io::BufWriter::new(std::fs::File::create(&cache).with_context(|| format!("creating {}", cache.display()))?);
     for case in cases {
         let cfg = BeamConfig { k, signatures: Some(signatures.clone()), event_slots: Some(event_slots.clone()), shared_places: Some(shared_places.clone()), ..Default::default() };
-        let beams: Vec<Beam> = lexlog_parser::sentences::decode_ensemble(&models, &case.text, &case.question, &cfg)?
+        let beams: Vec<Beam> = decode_case(&models, &case.text, &case.question, &cfg, stand_ins)?
             .into_iter()
             .map(|b| Beam { text: b.text, logprob: b.logprob })
             .collect();
