@@ -10,6 +10,7 @@ mod explain_cmd;
 mod joint;
 mod parser_cmd;
 mod perturb_cmd;
+mod variants_cmd;
 mod solve_cmd;
 mod train_cmd;
 
@@ -43,8 +44,10 @@ enum Command {
     Eval(eval_cmd::EvalArgs),
     /// Ablations of the pipeline: table, JSON and plots.
     Ablate(ablate_cmd::AblateArgs),
-    /// The solver on perturbed gold facts: each amount and date moved alone, and where the answer changes.
+    /// The solver on perturbed gold facts: each amount, date and year moved alone, and where the answer changes.
     Perturb(perturb_cmd::PerturbArgs),
+    /// Copies of a split's case files with new names and scaled amounts (for `eval --cases`).
+    Variants(variants_cmd::VariantsArgs),
     /// Which device training and decoding would use (CUDA if libtorch finds it).
     Device,
 }
@@ -67,6 +70,7 @@ fn main() -> Result<()> {
         Command::Eval(args) => eval_cmd::run(args),
         Command::Ablate(args) => ablate_cmd::run(args),
         Command::Perturb(args) => perturb_cmd::run(args),
+        Command::Variants(args) => variants_cmd::run(args),
         Command::Device => {
             println!("{}", lexlog_parser::device::describe());
             Ok(())
