@@ -2,20 +2,51 @@
 //! the parser and the joint pipeline on cases they have never seen. Each
 //! case's people get names that neither SARA nor the training augmentation
 //! uses, and its dollar amounts are scaled by a factor the augmentation
-//! never applies, in the text, the question, the facts and the test alike.
+//! never applies (with `--years N`, every year and date moves N years too),
+//! in the text, the question, the facts and the test alike.
 //! A copy is written only where its facts read back as the original's with
 //! the same substitution; its answer is the solver's on those facts.
 
 use anyhow::{Context, Result};
 use lexlog_parser::people::CAST;
-use lexlog_data::{sara, Answer, Case, CaseIr, Dataset, Term, Value};
+use chrono::Datelike;
+use lexlog_data::{sara, ArgType, Answer, Case, CaseIr, Dataset, Domain, Fact, Goal, Query, Term, Value};
 use lexlog_solver::{Prediction, Solver};
 use lexlog_bridge::names::{map_words, rename_word};
 use std::collections::BTreeMap;
 
+use std::collections::HashMap;
+use std::path::PathBuf;
+
 /// (SARA's name, its copy's name) for the people of a case.
 type Names = Vec<(String, String)>;
-use std::path::PathBuf;
+type Types = HashMap<(String, usize), Vec<ArgType>>;
+
+/// What a copy changes.
+#[derive(Default)]
+struct Substitution {
+    names: Names,
+    amounts: BTreeMap<i64, i64>,
+    /// Years every year and date moves by.
+    years: i64,
+}
+
+/// The numbers that can be years (a century-long series ends in 2117).
+const YEARS: std::ops::RangeInclusive<i64> = 1800..=2200;
+
+impl Substitution {
+    fn is_empty(&self) -> bool {
+        self.names.is_empty() && self.amounts.is_empty() && self.years == 0
+    }
+    /// A number's new value: an amount scaled, else a year moved.
+    fn number(&self, n: i64, year: bool) -> i64 {
+        match self.amounts.get(&n) {
+            Some(new) => *new,
+            None if year && YEARS.contains(&n) => n + self.years,
+            None => n,
+        }
+    }
+}
 
 #[derive(clap::Args)]
 pub struct VariantsArgs {
@@ -25,6 +56,10 @@ pub struct VariantsArgs {
     /// Where the case files go (created; files of the same name replaced).
     #[arg(long)]
     out: PathBuf,
+    /// Move every year and date by this many years too (a multiple of 4
+    /// keeps February 29th).
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    years: i64,
 }
 
 /// The names SARA's people (`CAST`, in its order) get in their copies: none
@@ -52,20 +87,63 @@ fn is_header(line: &str) -> bool {
     line.starts_with('%') && ["Text", "Question", "Facts", "Test"].contains(&line.trim_start_matches('%').trim())
 }
 
-/// The case file with names and amounts replaced: in its comments (text
-/// and question) the amounts spelled with `$`, in its clauses every number
-/// that is one.
-fn substitute(source: &str, names: &Names, amounts: &BTreeMap<i64, i64>) -> String {
-    let rename = |w: &str| rename_word(w, names);
-    let number = |w: &str| w.parse::<i64>().ok().and_then(|n| amounts.get(&n)).map_or_else(|| rename(w), i64::to_string);
+/// The case file with the substitution made: in its comments (text and
+/// question) the amounts spelled with `$` and the years, in its clauses
+/// every number that is an amount or a year.
+fn substitute(source: &str, sub: &Substitution) -> String {
+    let rename = |w: &str| rename_word(w, &sub.names);
+    let number = |w: &str| match w.parse::<i64>() {
+        // "09" of a date stays "09".
+        Ok(n) if w.chars().all(|c| c.is_ascii_digit()) && sub.number(n, true) != n => sub.number(n, true).to_string(),
+        _ => move_name_years(&rename(w), sub.years),
+    };
     source
         .split_inclusive('\n')
         .map(|line| match line {
             _ if is_header(line) => line.to_string(),
-            _ if line.starts_with('%') => map_words(&scale_dollars(line, amounts), rename),
+            _ if line.starts_with('%') => map_words(&move_spelled_years(&scale_dollars(line, &sub.amounts), sub.years), rename),
             _ => map_words(line, number),
         })
         .collect()
+}
+
+/// The four-digit years of a text line moved by `years` (an amount's digits,
+/// after `$`, stay).
+fn move_spelled_years(line: &str, years: i64) -> String {
+    if years == 0 {
+        return line.to_string();
+    }
+    let mut out = String::new();
+    let mut rest = line;
+    let mut prev = ' ';
+    while let Some(start) = rest.find(|c: char| c.is_ascii_digit()) {
+        prev = rest[..start].chars().last().unwrap_or(prev);
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let len = rest.find(|c: char| !c.is_alphanumeric()).unwrap_or(rest.len());
+        let word = &rest[..len];
+        match word.parse::<i64>() {
+            Ok(n) if word.len() == 4 && YEARS.contains(&n) && prev != '$' => out.push_str(&(n + years).to_string()),
+            _ => out.push_str(word),
+        }
+        prev = word.chars().last().unwrap_or(prev);
+        rest = &rest[len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A name's year parts moved (`alice_income_2019`): a series' names are
+/// built from its years.
+fn move_name_years(name: &str, years: i64) -> String {
+    if years == 0 || !name.contains('_') {
+        return name.to_string();
+    }
+    let part = |p: &str| match p.parse::<i64>() {
+        Ok(n) if p.len() == 4 && YEARS.contains(&n) => (n + years).to_string(),
+        _ => p.to_string(),
+    };
+    name.split('_').map(part).collect::<Vec<_>>().join("_")
 }
 
 /// "$1,200" as "$1284" where 1200 is scaled to 1284.
@@ -113,10 +191,94 @@ fn substitute_value(v: &mut Value, names: &Names, amounts: &BTreeMap<i64, i64>) 
     }
 }
 
+/// A date moved by `years`; `None` for a February 29th moved off a leap year.
+fn move_date(d: chrono::NaiveDate, years: i64) -> Result<chrono::NaiveDate, String> {
+    d.with_year(d.year() + years as i32).ok_or_else(|| format!("{d} moved {years} years is no date"))
+}
+
+fn move_value(v: &mut Value, sub: &Substitution, year: bool) -> Result<(), String> {
+    match v {
+        Value::Date(d) => *d = move_date(*d, sub.years)?,
+        Value::Int(n) if !sub.amounts.contains_key(n) => *n = sub.number(*n, year),
+        Value::List(vs) => vs.iter_mut().try_for_each(|v| move_value(v, sub, year))?,
+        _ => {}
+    }
+    Ok(())
+}
+
+fn move_term(t: &mut Term, sub: &Substitution, year: bool) -> Result<(), String> {
+    match t {
+        Term::Value(v) => move_value(v, sub, year),
+        Term::Window { after, before } => {
+            *after = move_date(*after, sub.years)?;
+            *before = move_date(*before, sub.years)?;
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The years and dates of facts and query moved: dates, a range of years,
+/// and the numbers of places the rules read years in.
+fn move_years(ir: &mut CaseIr, types: &Types, sub: &Substitution) -> Result<(), String> {
+    fn args(a: &mut lexlog_data::Assertion, types: &Types, sub: &Substitution) -> Result<(), String> {
+        let ts = types.get(&(a.pred.as_str().to_string(), a.args.len())).map_or(&[][..], Vec::as_slice);
+        for (i, t) in a.args.iter_mut().enumerate() {
+            move_term(t, sub, ts.get(i).is_some_and(|t| t.contains(ArgType::YEAR)))?;
+        }
+        Ok(())
+    }
+    fn facts(fs: &mut [Fact], types: &Types, sub: &Substitution) -> Result<(), String> {
+        for f in fs {
+            match f {
+                Fact::Event(ev) => ev.roles.iter_mut().try_for_each(|(_, t)| move_term(t, sub, false))?,
+                Fact::Assert(a) => args(a, types, sub)?,
+                Fact::ForEach(fe) => {
+                    match &mut fe.domain {
+                        Domain::Range { from, to } if YEARS.contains(from) => {
+                            *from += sub.years;
+                            *to += sub.years;
+                        }
+                        Domain::List { values } => values.iter_mut().try_for_each(|v| move_value(v, sub, true))?,
+                        Domain::Range { .. } => {}
+                    }
+                    facts(&mut fe.body, types, sub)?;
+                }
+            }
+        }
+        Ok(())
+    }
+    if sub.years == 0 {
+        return Ok(());
+    }
+    facts(&mut ir.facts, types, sub)?;
+    match &mut ir.query {
+        Some(Query::Tax { year, .. }) => *year += sub.years,
+        Some(Query::Holds { goals }) => {
+            for g in goals {
+                match g {
+                    Goal::Holds(a) => args(a, types, sub)?,
+                    Goal::FirstDay { year, .. } => *year += sub.years,
+                    Goal::Before { left, right } => {
+                        move_term(left, sub, false)?;
+                        move_term(right, sub, false)?;
+                    }
+                    Goal::Unbound { .. } => {}
+                }
+            }
+        }
+        None => {}
+    }
+    Ok(())
+}
+
 /// The original facts and query under the same substitution.
-fn expected(ir: &CaseIr, names: &Names, amounts: &BTreeMap<i64, i64>) -> CaseIr {
+fn expected(ir: &CaseIr, types: &Types, sub: &Substitution) -> Result<CaseIr, String> {
     let mut ir = ir.clone();
+    move_years(&mut ir, types, sub)?;
+    let (names, amounts) = (&sub.names, &sub.amounts);
     ir.for_each_term_mut(&mut |t| match t {
+        Term::Value(Value::Name(n)) => *n = move_name_years(&rename_word(n, names), sub.years),
         Term::Value(v) => substitute_value(v, names, amounts),
         Term::Concat(parts) => parts.iter_mut().for_each(|p| {
             if let lexlog_data::Part::Lit(s) = p {
@@ -125,7 +287,7 @@ fn expected(ir: &CaseIr, names: &Names, amounts: &BTreeMap<i64, i64>) -> CaseIr 
         }),
         _ => {}
     });
-    ir
+    Ok(ir)
 }
 
 /// The question's answer, and the test that checks it, made `answer`:
@@ -166,28 +328,41 @@ fn with_answer(source: &str, answer: Answer) -> String {
 }
 
 /// One case's copy, or why there is none.
-fn variant(case: &Case, index: usize, raw: &str, solver: &Solver) -> Result<(String, String), String> {
+fn variant(case: &Case, index: usize, raw: &str, years: i64, solver: &Solver, types: &Types) -> Result<(String, String), String> {
     let (source, _) = lexlog_data::errata::apply(&case.id, raw);
     let names = name_map(&source);
     let factor = FACTORS[index % FACTORS.len()];
     let text_amounts: Vec<i64> = dollar_amounts(&case.text).into_iter().chain(dollar_amounts(&case.question)).collect();
     let mut scaled: BTreeMap<i64, i64> = text_amounts.iter().map(|&n| (n, n * factor / 100)).collect();
-    // An amount the text also spells bare ("3200 dollars", a year) stays.
+    // An amount the text also spells bare ("3200 dollars", a year) stays,
+    // and so, where years move, does one that could be a year.
     let bare = bare_numbers(&format!("{} {}", case.text, case.question));
-    if scaled.keys().any(|n| bare.contains(n)) || scaled.values().any(|n| scaled.contains_key(n) || bare.contains(n)) {
+    let year_like = |n: &i64| years != 0 && YEARS.contains(n);
+    if scaled.keys().any(|n| bare.contains(n) || year_like(n)) || scaled.values().any(|n| scaled.contains_key(n) || bare.contains(n) || year_like(n)) {
         scaled.clear();
     }
     let id = format!("{}_variant", case.id);
     let mut tried = Vec::new();
-    // With amounts scaled; else names alone.
-    for amounts in [scaled, BTreeMap::new()] {
-        if names.is_empty() && amounts.is_empty() {
-            break;
+    // Everything; else all but the amounts; else names and amounts; else names.
+    let tries = [(true, years), (false, years), (true, 0), (false, 0)];
+    for (i, &(with_amounts, years)) in tries.iter().enumerate() {
+        if tries[..i].contains(&(with_amounts, years)) || (with_amounts && scaled.is_empty()) {
+            continue;
         }
-        let changed = substitute(&source, &names, &amounts);
+        let sub = Substitution { names: names.clone(), amounts: if with_amounts { scaled.clone() } else { BTreeMap::new() }, years };
+        if sub.is_empty() {
+            continue;
+        }
+        let changed = substitute(&source, &sub);
         let read = sara::parse_case(&id, &format!("{id}.pl"), &changed).map_err(|e| e.to_string())?;
-        if read.ir != expected(&case.ir, &names, &amounts) {
-            tried.push(if amounts.is_empty() { "names" } else { "amounts" });
+        let what = format!(
+            "names {}; amounts {}; years {}",
+            names.iter().map(|(a, b)| format!("{a}->{b}")).collect::<Vec<_>>().join(", "),
+            if sub.amounts.is_empty() { "kept".to_string() } else { format!("x{factor}%") },
+            if years == 0 { "kept".to_string() } else { format!("{years:+}") }
+        );
+        if expected(&case.ir, types, &sub).ok() != Some(read.ir.clone()) {
+            tried.push(what);
             continue;
         }
         let answer = match solver.solve(&id, &read.ir).map_err(|e| e.to_string())?.prediction {
@@ -195,24 +370,24 @@ fn variant(case: &Case, index: usize, raw: &str, solver: &Solver) -> Result<(Str
             Prediction::Contradiction => Answer::Contradiction,
             Prediction::Dollars(d) => Answer::Dollars(d),
         };
-        let what = format!("names {}; amounts {}", names.iter().map(|(a, b)| format!("{a}->{b}")).collect::<Vec<_>>().join(", "), if amounts.is_empty() { "kept".to_string() } else { format!("x{factor}%") });
         let note = format!("% lexlog variants: {} with {what}; the answer is lexlog's solver's on these facts (SARA's was {}).\n", case.id, case.answer);
         let text = with_answer(&changed, answer).replacen("% Facts\n", &format!("% Facts\n{note}"), 1);
         return Ok((id, text));
     }
-    Err(if tried.is_empty() { "nothing to change".into() } else { format!("the facts do not read back as substituted ({})", tried.join(", then ")) })
+    Err(if tried.is_empty() { "nothing to change".into() } else { format!("the facts do not read back as substituted ({})", tried.join("; nor ")) })
 }
 
 pub fn run(args: VariantsArgs) -> Result<()> {
     let data = Dataset::load_default().context("loading SARA")?;
     let solver = Solver::new()?;
+    let types = solver.argument_types();
     let (cases, _) = crate::eval_cmd::split_cases(&data, args.split);
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let (mut written, mut moved) = (0, 0);
     for (i, case) in cases.iter().enumerate() {
         let path = data.dir.join("cases").join(format!("{}.pl", case.id));
         let raw = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-        match variant(case, i, &raw, &solver) {
+        match variant(case, i, &raw, args.years, &solver, &types) {
             Ok((id, text)) => {
                 let out = args.out.join(format!("{id}.pl"));
                 std::fs::write(&out, &text).with_context(|| format!("writing {}", out.display()))?;
