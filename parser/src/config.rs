@@ -102,6 +102,15 @@ pub struct TrainConfig {
     pub learning_rate: f64,
     /// Learning rate of the pretrained encoder (smaller), 0 to freeze it.
     pub encoder_learning_rate: f64,
+    /// The encoder's embeddings keep their pretrained weights (no gradient):
+    /// the words train never says stay where pretraining put them beside
+    /// those it does.
+    #[serde(default)]
+    pub freeze_embeddings: bool,
+    /// So do its lowest this many layers; with the embeddings frozen, the
+    /// backward pass stops above them.
+    #[serde(default)]
+    pub frozen_layers: usize,
     pub weight_decay: f64,
     pub warmup_steps: usize,
     pub clip_norm: f64,

@@ -303,6 +303,21 @@ fn check_shapes(vs: &nn::VarStore, path: &Path) -> Result<(), ParserError> {
     Ok(())
 }
 
+/// The encoder's parts `cfg` keeps at their pretrained weights: no
+/// gradient, so no update (AdamW skips them) and no backward pass below the
+/// lowest layer that learns.
+fn freeze(vs: &nn::VarStore, cfg: &TrainConfig) {
+    let frozen = |name: &str| {
+        (cfg.freeze_embeddings && name.starts_with("embeddings."))
+            || name.strip_prefix("encoder.layer.").and_then(|r| r.split('.').next()).and_then(|i| i.parse::<usize>().ok()).is_some_and(|i| i < cfg.frozen_layers)
+    };
+    for (name, var) in vs.variables() {
+        if frozen(&name) {
+            let _ = var.set_requires_grad(false);
+        }
+    }
+}
+
 /// Trains a model into `out`; returns its final metrics. `signatures`
 /// (the solver's query predicates) constrain the dev queries decoded to
 /// choose the query checkpoint, as they do at test.
@@ -348,6 +363,7 @@ pub fn train(
             return Err(ParserError::Config(format!("the encoder weights lack {m}")));
         }
     }
+    freeze(&vs, cfg);
     let meta = CheckpointMeta { train: cfg.clone(), model: model_cfg.clone(), vocab: vocab.tokens.clone() };
     // A resumed run goes on with the config it started with.
     let resuming = resume && out.join("last.safetensors").is_file();
@@ -363,6 +379,7 @@ pub fn train(
     let mut start_epoch = 0;
     if resuming {
         load_weights(&mut vs, &out.join("last.safetensors"))?;
+        freeze(&vs, cfg);
         metrics = read_json(&out.join("metrics.json"))?;
         start_epoch = metrics.epoch;
     }
