@@ -295,6 +295,8 @@ fn expected(ir: &CaseIr, types: &Types, sub: &Substitution) -> Result<CaseIr, St
 fn with_answer(source: &str, answer: Answer) -> String {
     let mut out = String::new();
     let mut section = "";
+    // The test's first clause, gathered over its lines up to its full stop.
+    let mut clause = String::new();
     for line in source.split_inclusive('\n') {
         if is_header(line) {
             section = if line.contains("Question") { "question" } else if line.contains("Test") { "test" } else { "" };
@@ -308,23 +310,42 @@ fn with_answer(source: &str, answer: Answer) -> String {
                 out.push_str(&format!("{}{answer}\n", &body[..cut]));
                 section = "";
             }
-            "test" if body.starts_with(":-") && body != ":- halt." => {
-                let goal = body.trim_start_matches(":-").trim().trim_start_matches("\\+").trim();
-                let goal = match answer {
-                    Answer::Dollars(d) => match goal.rfind(',') {
-                        Some(at) => format!("{},{d}).", &goal[..at]),
-                        None => goal.to_string(),
-                    },
-                    _ => goal.to_string(),
-                };
-                let negation = if answer == Answer::Contradiction { "\\+ " } else { "" };
-                out.push_str(&format!(":- {negation}{goal}\n"));
-                section = "";
+            "test" if (!clause.is_empty() || body.starts_with(":-")) && body != ":- halt." => {
+                clause.push_str(body.trim());
+                clause.push(' ');
+                if body.ends_with('.') {
+                    out.push_str(&test_clause(clause.trim(), answer));
+                    out.push('\n');
+                    section = "";
+                }
             }
             _ => out.push_str(line),
         }
     }
     out
+}
+
+/// `:- goals.` made to check `answer`: negated, `\+ (goals)`, for a
+/// contradiction; for a tax, the amount `tax(P, Y, N)` names made the new one.
+fn test_clause(clause: &str, answer: Answer) -> String {
+    let mut goals = clause.trim_start_matches(":-").trim().trim_end_matches('.').trim();
+    if let Some(rest) = goals.strip_prefix("\\+") {
+        goals = rest.trim();
+        if goals.starts_with('(') && goals.ends_with(')') {
+            goals = goals[1..goals.len() - 1].trim();
+        }
+    }
+    let goals = match answer {
+        Answer::Dollars(d) => match goals.rfind(',') {
+            Some(at) => format!("{},{d})", &goals[..at]),
+            None => goals.to_string(),
+        },
+        _ => goals.to_string(),
+    };
+    match answer {
+        Answer::Contradiction => format!(":- \\+ ({goals})."),
+        _ => format!(":- {goals}."),
+    }
 }
 
 /// One case's copy, or why there is none.
@@ -353,8 +374,10 @@ fn variant(case: &Case, index: usize, raw: &str, years: i64, solver: &Solver, ty
         if sub.is_empty() {
             continue;
         }
+        // Read back with the original answer: a tax the test names can look
+        // like a year that moved ($1844).
         let changed = substitute(&source, &sub);
-        let read = sara::parse_case(&id, &format!("{id}.pl"), &changed).map_err(|e| e.to_string())?;
+        let read = sara::parse_case(&id, &format!("{id}.pl"), &with_answer(&changed, case.answer)).map_err(|e| e.to_string())?;
         let what = format!(
             "names {}; amounts {}; years {}",
             names.iter().map(|(a, b)| format!("{a}->{b}")).collect::<Vec<_>>().join(", "),
