@@ -8,24 +8,34 @@
 //! given the real names back: what entity anonymisation does in semantic
 //! parsing, here one-for-one names.
 
-/// `text` with `f` applied to each maximal run of letters, digits and `_`.
-pub fn map_words(text: &str, mut f: impl FnMut(&str) -> String) -> String {
-    let mut out = String::with_capacity(text.len());
+/// The maximal runs of `text`'s characters that are `inside`, with their
+/// byte offsets.
+fn spans(text: &str, inside: impl Fn(char) -> bool) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
     let mut start = None;
     for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
-        let inside = c.is_alphanumeric() || c == '_';
-        match (inside, start) {
+        match (inside(c) && i < text.len(), start) {
             (true, None) => start = Some(i),
             (false, Some(s)) => {
-                out.push_str(&f(&text[s..i]));
+                out.push((s, &text[s..i]));
                 start = None;
             }
             _ => {}
         }
-        if !inside && i < text.len() {
-            out.push(c);
-        }
     }
+    out
+}
+
+/// `text` with `f` applied to each maximal run of letters, digits and `_`.
+pub fn map_words(text: &str, mut f: impl FnMut(&str) -> String) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for (at, w) in spans(text, |c| c.is_alphanumeric() || c == '_') {
+        out.push_str(&text[last..at]);
+        out.push_str(&f(w));
+        last = at + w.len();
+    }
+    out.push_str(&text[last..]);
     out
 }
 
@@ -69,19 +79,7 @@ const AFTER_NON_PEOPLE: &[&str] = &["citizen", "citizens", "national", "national
 
 /// The words of `text` with their byte offsets.
 fn words(text: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
-        match (c.is_alphanumeric(), start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                out.push((s, &text[s..i]));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    out
+    spans(text, char::is_alphanumeric)
 }
 
 /// The names of `text` that look like a person's and are not `familiar`:

@@ -8,14 +8,12 @@
 //! the same substitution; its answer is the solver's on those facts.
 
 use anyhow::{Context, Result};
-use lexlog_parser::people::CAST;
 use chrono::Datelike;
-use lexlog_data::{sara, ArgType, Answer, Case, CaseIr, Dataset, Domain, Fact, Goal, Query, Term, Value};
-use lexlog_solver::{Prediction, Solver};
 use lexlog_bridge::names::{map_words, rename_word};
-use std::collections::BTreeMap;
-
-use std::collections::HashMap;
+use lexlog_data::{sara, ArgType, Answer, Case, CaseIr, Dataset, Domain, Fact, Goal, Query, Term, Value};
+use lexlog_parser::people::CAST;
+use lexlog_solver::{Prediction, Solver};
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
 /// (SARA's name, its copy's name) for the people of a case.
@@ -23,7 +21,6 @@ type Names = Vec<(String, String)>;
 type Types = HashMap<(String, usize), Vec<ArgType>>;
 
 /// What a copy changes.
-#[derive(Default)]
 struct Substitution {
     names: Names,
     amounts: BTreeMap<i64, i64>,
@@ -348,8 +345,15 @@ fn test_clause(clause: &str, answer: Answer) -> String {
     }
 }
 
+/// A case's copy: its id, its file, its answer.
+struct Copy {
+    id: String,
+    text: String,
+    answer: Answer,
+}
+
 /// One case's copy, or why there is none.
-fn variant(case: &Case, index: usize, raw: &str, years: i64, solver: &Solver, types: &Types) -> Result<(String, String), String> {
+fn variant(case: &Case, index: usize, raw: &str, years: i64, solver: &Solver, types: &Types) -> Result<Copy, String> {
     let (source, _) = lexlog_data::errata::apply(&case.id, raw);
     let names = name_map(&source);
     let factor = FACTORS[index % FACTORS.len()];
@@ -384,7 +388,7 @@ fn variant(case: &Case, index: usize, raw: &str, years: i64, solver: &Solver, ty
             if sub.amounts.is_empty() { "kept".to_string() } else { format!("x{factor}%") },
             if years == 0 { "kept".to_string() } else { format!("{years:+}") }
         );
-        if expected(&case.ir, types, &sub).ok() != Some(read.ir.clone()) {
+        if expected(&case.ir, types, &sub).ok().as_ref() != Some(&read.ir) {
             tried.push(what);
             continue;
         }
@@ -395,7 +399,9 @@ fn variant(case: &Case, index: usize, raw: &str, years: i64, solver: &Solver, ty
         };
         let note = format!("% lexlog variants: {} with {what}; the answer is lexlog's solver's on these facts (SARA's was {}).\n", case.id, case.answer);
         let text = with_answer(&changed, answer).replacen("% Facts\n", &format!("% Facts\n{note}"), 1);
-        return Ok((id, text));
+        // The file as written reads back with its new answer.
+        sara::parse_case(&id, &format!("{id}.pl"), &text).map_err(|e| e.to_string())?;
+        return Ok(Copy { id, text, answer });
     }
     Err(if tried.is_empty() { "nothing to change".into() } else { format!("the facts do not read back as substituted ({})", tried.join("; nor ")) })
 }
@@ -411,12 +417,11 @@ pub fn run(args: VariantsArgs) -> Result<()> {
         let path = data.dir.join("cases").join(format!("{}.pl", case.id));
         let raw = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
         match variant(case, i, &raw, args.years, &solver, &types) {
-            Ok((id, text)) => {
-                let out = args.out.join(format!("{id}.pl"));
-                std::fs::write(&out, &text).with_context(|| format!("writing {}", out.display()))?;
-                let read = sara::parse_case(&id, &out.display().to_string(), &text)?;
+            Ok(copy) => {
+                let out = args.out.join(format!("{}.pl", copy.id));
+                std::fs::write(&out, &copy.text).with_context(|| format!("writing {}", out.display()))?;
                 written += 1;
-                moved += usize::from(read.answer != case.answer);
+                moved += usize::from(copy.answer != case.answer);
             }
             Err(why) => println!("{}: no copy: {why}", case.id),
         }
