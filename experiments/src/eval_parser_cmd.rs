@@ -50,6 +50,11 @@ pub struct EvalParserArgs {
     /// head fills both with one variable (for comparison).
     #[arg(long)]
     repeated_names: bool,
+    /// What a finished sentence beam loses, in length-normalised score, for
+    /// each dollar amount or percentage its sentence states and it does not
+    /// write (0: nothing).
+    #[arg(long, default_value_t = BeamConfig::default().stated_penalty)]
+    stated_penalty: f64,
     /// Also print a line per case: gold facts (unrolled), true and false
     /// positives, misses, exact, query, rank of the gold IR among the beams.
     #[arg(long)]
@@ -178,7 +183,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let mut by_predicate: BTreeMap<String, Vec<Counts>> = BTreeMap::new();
     for case in &cases {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
-        let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, query_names_from_question: args.query_names == QueryNames::Question, event_slots: event_slots.clone(), shared_places: shared_places.clone(), ..Default::default() };
+        let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, query_names_from_question: args.query_names == QueryNames::Question, event_slots: event_slots.clone(), shared_places: shared_places.clone(), stated_penalty: args.stated_penalty, ..Default::default() };
         let beams = crate::joint::decode_case(&models, &case.text, &case.question, &cfg, !args.common.keep_names)?;
         let counts: Vec<_> = beams.iter().map(|b| compare(&b.ir, &gold)).collect();
         let c = counts.first().copied().unwrap_or_else(|| compare(&lexlog_data::CaseIr::default(), &gold));
