@@ -53,6 +53,7 @@ enum Command {
 }
 
 fn main() -> Result<()> {
+    default_sigpipe();
     // Before any tch call: load libtorch's CUDA library where it exists.
     lexlog_parser::device::load_cuda();
     tracing_subscriber::fmt()
@@ -75,5 +76,20 @@ fn main() -> Result<()> {
             println!("{}", lexlog_parser::device::describe());
             Ok(())
         }
+    }
+}
+
+/// Output cut short by its reader (`lexlog ... | head`) ends the process
+/// quietly, as it does other Unix tools, instead of a panic in `println!`
+/// (Rust's runtime ignores SIGPIPE).
+fn default_sigpipe() {
+    const SIGPIPE: i32 = 13;
+    const SIG_DFL: usize = 0;
+    extern "C" {
+        fn signal(signum: i32, handler: usize) -> usize;
+    }
+    // SAFETY: restores one signal's default disposition, before any thread starts.
+    unsafe {
+        signal(SIGPIPE, SIG_DFL);
     }
 }
