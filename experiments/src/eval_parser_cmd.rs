@@ -2,7 +2,7 @@
 
 use anyhow::{Context, Result};
 use lexlog_data::Dataset;
-use lexlog_parser::decode::BeamConfig;
+use lexlog_parser::decode::{BeamConfig, StatedScope};
 use lexlog_parser::train::Trained;
 use lexlog_parser::eval::{compare, macro_f1, prf, Counts};
 use serde::Serialize;
@@ -55,6 +55,10 @@ pub struct EvalParserArgs {
     /// write (0: nothing).
     #[arg(long, default_value_t = BeamConfig::default().stated_penalty)]
     stated_penalty: f64,
+    /// Which beams lose it: every beam that leaves one unwritten, or one
+    /// that also writes an amount its sentence does not state.
+    #[arg(long, value_enum, default_value_t = Scope::from(BeamConfig::default().stated_scope))]
+    stated_scope: Scope,
     /// Also print a line per case: gold facts (unrolled), true and false
     /// positives, misses, exact, query, rank of the gold IR among the beams.
     #[arg(long)]
@@ -79,6 +83,37 @@ impl QueryNames {
 impl std::fmt::Display for QueryNames {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(if *self == QueryNames::Question { "question" } else { "text" })
+    }
+}
+
+/// [`StatedScope`] on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Scope {
+    Always,
+    Replaced,
+}
+
+impl From<StatedScope> for Scope {
+    fn from(s: StatedScope) -> Self {
+        match s {
+            StatedScope::Always => Scope::Always,
+            StatedScope::Replaced => Scope::Replaced,
+        }
+    }
+}
+
+impl From<Scope> for StatedScope {
+    fn from(s: Scope) -> Self {
+        match s {
+            Scope::Always => StatedScope::Always,
+            Scope::Replaced => StatedScope::Replaced,
+        }
+    }
+}
+
+impl std::fmt::Display for Scope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if *self == Scope::Always { "always" } else { "replaced" })
     }
 }
 
@@ -183,7 +218,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let mut by_predicate: BTreeMap<String, Vec<Counts>> = BTreeMap::new();
     for case in &cases {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
-        let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, query_names_from_question: args.query_names == QueryNames::Question, event_slots: event_slots.clone(), shared_places: shared_places.clone(), stated_penalty: args.stated_penalty, ..Default::default() };
+        let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, query_names_from_question: args.query_names == QueryNames::Question, event_slots: event_slots.clone(), shared_places: shared_places.clone(), stated_penalty: args.stated_penalty, stated_scope: args.stated_scope.into(), ..Default::default() };
         let beams = crate::joint::decode_case(&models, &case.text, &case.question, &cfg, !args.common.keep_names)?;
         let counts: Vec<_> = beams.iter().map(|b| compare(&b.ir, &gold)).collect();
         let c = counts.first().copied().unwrap_or_else(|| compare(&lexlog_data::CaseIr::default(), &gold));

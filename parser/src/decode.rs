@@ -55,11 +55,26 @@ pub struct BeamConfig {
     /// What a finished beam loses, in length-normalised score, for each
     /// value of `stated` it does not write (0: nothing).
     pub stated_penalty: f64,
+    /// Which beams lose it.
+    pub stated_scope: StatedScope,
+}
+
+/// Which finished beams lose [`BeamConfig::stated_penalty`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum StatedScope {
+    /// Every beam that leaves a stated value unwritten.
+    Always,
+    /// Only a beam that also writes an amount its sentence does not state
+    /// (`amount = 1` where the sentence says 40 %): one stated value put
+    /// in another's place. A beam that writes no amount is left alone,
+    /// as SARA leaves some stated deductions out.
+    #[default]
+    Replaced,
 }
 
 impl Default for BeamConfig {
     fn default() -> Self {
-        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole, query_names_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0 }
+        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole, query_names_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0, stated_scope: StatedScope::default() }
     }
 }
 
@@ -79,6 +94,19 @@ pub fn stated_values(source: &str, mentions: &[Mention]) -> Vec<Value> {
 /// How many of `stated` the tokens of a beam leave unwritten.
 fn unwritten(stated: &[Value], tokens: &[Token]) -> usize {
     stated.iter().filter(|v| !tokens.iter().any(|t| matches!(t, Token::Value(x) if x == *v))).count()
+}
+
+/// Whether the tokens write an `amount` of a value not in `stated`.
+fn writes_unstated_amount(stated: &[Value], tokens: &[Token]) -> bool {
+    tokens.windows(3).any(|w| matches!(w, [Token::Sym(role), Token::Sym(eq), Token::Value(v)] if role == "amount" && eq == "=" && !stated.contains(v)))
+}
+
+/// How many stated values a finished beam is penalised for.
+fn penalised(cfg: &BeamConfig, tokens: &[Token]) -> usize {
+    match cfg.stated_scope {
+        StatedScope::Replaced if !writes_unstated_amount(&cfg.stated, tokens) => 0,
+        _ => unwritten(&cfg.stated, tokens),
+    }
 }
 
 /// A hypothesis's score: its log-probability over its length^alpha.
@@ -198,7 +226,7 @@ pub fn ensemble_search(members: &[Member], mentions: &[Mention], cfg: BeamConfig
                         // The penalty, scaled so that it comes off the
                         // normalised score whole (the beam's log-probability
                         // then includes it).
-                        let missed = unwritten(&cfg.stated, prefix) as f64;
+                        let missed = if cfg.stated.is_empty() { 0.0 } else { penalised(&cfg, prefix) as f64 };
                         let total = total - cfg.stated_penalty * missed * ((actions.len() + 1) as f64).powf(cfg.length_alpha);
                         let text = render(prefix);
                         // The grammar lets only readable outputs end; the
@@ -281,5 +309,16 @@ mod tests {
         let tokens = crate::target::lex("payment e1 agent = alice amount = 40");
         assert_eq!(unwritten(&stated, &tokens), 1);
         assert_eq!(unwritten(&stated, &crate::target::lex("payment e1 amount = 60 payment e2 amount = 40")), 0);
+    }
+
+    #[test]
+    fn only_a_beam_that_writes_another_amount_replaced_a_stated_one() {
+        let stated = vec![Value::Int(40), Value::Int(60)];
+        let cfg = |scope| BeamConfig { stated: stated.clone(), stated_scope: scope, ..Default::default() };
+        let one = crate::target::lex("payment e1 agent = alice amount = 1");
+        let none = crate::target::lex("payment e1 agent = alice");
+        assert_eq!(penalised(&cfg(StatedScope::Replaced), &one), 2);
+        assert_eq!(penalised(&cfg(StatedScope::Replaced), &none), 0);
+        assert_eq!(penalised(&cfg(StatedScope::Always), &none), 2);
     }
 }
