@@ -111,6 +111,10 @@ pub struct TrainConfig {
     /// backward pass stops above them.
     #[serde(default)]
     pub frozen_layers: usize,
+    /// Share of each target action's mass spread evenly over every action
+    /// the step could take (label smoothing; 0: none).
+    #[serde(default)]
+    pub label_smoothing: f64,
     pub weight_decay: f64,
     pub warmup_steps: usize,
     pub clip_norm: f64,

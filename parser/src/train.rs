@@ -50,6 +50,12 @@ pub fn prepare(examples: Vec<Example>, tok: &SourceTokenizer, vocab: &Vocab) -> 
 
 /// Teacher-forced loss of a batch, and (correct, total) next-action counts.
 pub fn batch_loss(model: &Seq2Seq, batch: &[&Prepared], device: Device, train: bool) -> (Tensor, i64, i64) {
+    smoothed_batch_loss(model, batch, device, train, 0.0)
+}
+
+/// [`batch_loss`] with `smoothing` of each gold action's mass spread over
+/// the step's possible actions (the vocabulary and the case's mentions).
+pub fn smoothed_batch_loss(model: &Seq2Seq, batch: &[&Prepared], device: Device, train: bool, smoothing: f64) -> (Tensor, i64, i64) {
     let sources: Vec<&Source> = batch.iter().map(|p| &p.source).collect();
     let enc = model.encode(&sources, device, train);
     let t = batch.iter().map(|p| p.actions.len()).max().unwrap_or(1).min(model.cfg.max_target as usize);
@@ -71,9 +77,20 @@ pub fn batch_loss(model: &Seq2Seq, batch: &[&Prepared], device: Device, train: b
     let logp = model.decode(&enc, &prev, train);
     let width = logp.size()[2];
     // Padding positions hold -100, which the loss ignores.
-    let loss = logp.view([-1, width]).nll_loss(&gold.view([-1]));
-    let pred = logp.argmax(-1, false);
+    let nll = logp.view([-1, width]).nll_loss(&gold.view([-1]));
     let valid = gold.ne(-100);
+    let loss = if smoothing > 0.0 {
+        // The mean over possible actions of their negative log-probability,
+        // over the positions that have a gold action.
+        let possible = Tensor::cat(&[Tensor::ones([b, model.vocab_size], (Kind::Float, device)), enc.mention_mask.to_kind(Kind::Float)], 1).unsqueeze(1);
+        let uniform = -(&logp * &possible).sum_dim_intlist(-1, false, Kind::Float) / possible.sum_dim_intlist(-1, false, Kind::Float);
+        let positions = valid.to_kind(Kind::Float);
+        let smooth = (uniform * &positions).sum(Kind::Float) / positions.sum(Kind::Float).clamp_min(1.0);
+        nll * (1.0 - smoothing) + smooth * smoothing
+    } else {
+        nll
+    };
+    let pred = logp.argmax(-1, false);
     let correct = (pred.eq_tensor(&gold).logical_and(&valid)).sum(Kind::Int64).int64_value(&[]);
     let total = valid.sum(Kind::Int64).int64_value(&[]);
     (loss, correct, total)
@@ -403,7 +420,7 @@ pub fn train(
             opt.set_lr_group(0, lr * cfg.encoder_learning_rate / cfg.learning_rate);
             opt.set_lr_group(1, lr);
             let batch: Vec<&Prepared> = chunk.iter().map(|&i| &train_data[i]).collect();
-            let (loss, _, _) = batch_loss(&model, &batch, device, true);
+            let (loss, _, _) = smoothed_batch_loss(&model, &batch, device, true, cfg.label_smoothing);
             opt.backward_step_clip_norm(&loss, cfg.clip_norm);
             let l = loss.double_value(&[]);
             epoch_loss += l * batch.len() as f64;
