@@ -225,7 +225,7 @@ fn combine(units: &[Vec<Beam>], query: &[Beam], cfg: &BeamConfig) -> Vec<Beam> {
 /// each sentence's facts and the question's query decoded apart, then
 /// combined.
 fn decode_by_sentence(ts: &[&Trained], text: &str, question: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
-    let decode = |source: String, part: Part| decode_source(ts, &source, &BeamConfig { part, ..cfg.clone() }, part == Part::Facts);
+    let decode = |source: String, part: Part| decode_source(ts, &source, &BeamConfig { part, ..cfg.clone() });
     let mut units = Vec::new();
     for &(s, e) in &split(text) {
         units.push(decode(sentence_source(text, &text[s..e]), Part::Facts)?);
@@ -252,10 +252,11 @@ fn decode_marked(ts: &[&Trained], text: &str, question: &str, cfg: &BeamConfig) 
     let encoded: Vec<_> = ts.iter().map(|t| tch::no_grad(|| t.model.encode(if t.query_model.is_some() { &refs[..q] } else { &refs }, t.device, false))).collect();
     let select = |t: &Trained, enc: &crate::model::Encoded, i: usize| enc.select(&tch::Tensor::from_slice(&[i as i64]).to(t.device));
     let mut beams = Vec::new();
+    let facts = BeamConfig { part: Part::Facts, ..cfg.clone() };
     for (i, ms) in mentions[..q].iter().enumerate() {
         let own: Vec<_> = ts.iter().zip(&encoded).map(|(t, enc)| select(t, enc, i)).collect();
         let members: Vec<Member> = ts.iter().zip(&own).map(|(t, enc)| Member { model: &t.model, enc, vocab: &t.vocab }).collect();
-        beams.push(ensemble_search(&members, ms, BeamConfig { part: Part::Facts, stated: stated_values(&source, ms), ..cfg.clone() }));
+        beams.push(ensemble_search(&members, ms, BeamConfig { stated: stated_for(&facts, &source, ms), ..facts.clone() }));
     }
     let asked: Vec<_> = ts
         .iter()
@@ -286,24 +287,30 @@ pub fn decode_ensemble(ts: &[&Trained], text: &str, question: &str, cfg: &BeamCo
     match unit {
         Unit::Sentence => decode_by_sentence(ts, text, question, cfg),
         Unit::MarkedSentence => decode_marked(ts, text, question, cfg),
-        Unit::Case => decode_source(ts, &source_text(text, question), cfg, false),
+        Unit::Case => decode_source(ts, &source_text(text, question), cfg),
     }
 }
 
 /// The beams for one source text: its mentions, tokenized once (the
 /// models share the MiniLM tokenizer), encoded by each model (by its query
 /// checkpoint for the query), searched.
-/// With `sentence`, the source's question is a sentence whose stated
-/// values its facts write ([`stated_values`]).
-fn decode_source(ts: &[&Trained], source: &str, cfg: &BeamConfig, sentence: bool) -> Result<Vec<Beam>, ParserError> {
+/// A sentence's facts (`Part::Facts`: the sentence in the question's
+/// place) have its stated values to write ([`stated_values`]).
+fn decode_source(ts: &[&Trained], source: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
     let mentions = extract(source);
-    let stated = if sentence { stated_values(source, &mentions) } else { Vec::new() };
+    let stated = stated_for(cfg, source, &mentions);
     let Some(lead) = ts.first() else { return Ok(Vec::new()) };
     let src = lead.tokenizer.encode(source, &mentions, None)?;
     let models: Vec<&crate::model::Seq2Seq> = ts.iter().map(|t| t.model_for(cfg.part)).collect();
     let encoded: Vec<_> = ts.iter().zip(&models).map(|(t, m)| tch::no_grad(|| m.encode(&[&src], t.device, false))).collect();
     let members: Vec<Member> = ts.iter().zip(&models).zip(&encoded).map(|((t, m), enc)| Member { model: m, enc, vocab: &t.vocab }).collect();
     Ok(ensemble_search(&members, &mentions, BeamConfig { stated, ..cfg.clone() }))
+}
+
+/// The values a facts unit is penalised for leaving out: none unless the
+/// penalty is on.
+fn stated_for(cfg: &BeamConfig, source: &str, mentions: &[Mention]) -> Vec<lexlog_data::Value> {
+    if cfg.part == Part::Facts && cfg.stated_penalty > 0.0 { stated_values(source, mentions) } else { Vec::new() }
 }
 
 /// A group's members as groups of their own, so that each aligns with the
