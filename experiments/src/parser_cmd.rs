@@ -53,6 +53,20 @@ pub enum ParserCommand {
         #[arg(long)]
         dev: bool,
     },
+    /// Training speed without a whole run: the first steps of a config's
+    /// first epoch (the steps `lexlog train` takes), timed after a few
+    /// untimed ones; prints JSON with units and steps per second.
+    StepTiming {
+        /// A training configuration, e.g. parser/configs/main.json.
+        #[arg(long)]
+        config: std::path::PathBuf,
+        /// Steps taken before the clock starts.
+        #[arg(long, default_value_t = 5)]
+        warmup: usize,
+        /// Steps timed.
+        #[arg(long, default_value_t = 60)]
+        steps: usize,
+    },
 }
 
 /// Each sentence unit of `example` (the query's last) with what it reads:
@@ -168,6 +182,13 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
             for (unit, said) in said_units(&example)? {
                 println!("# {}: {said}\n{}", unit.id, lexlog_parser::target::render(&unit.target));
             }
+        }
+        ParserCommand::StepTiming { config, warmup, steps } => {
+            let cfg = crate::train_cmd::read_config(&config)?;
+            let train: Vec<Example> = data.cases_in(Some(Split::Train)).map(Example::from_case).collect();
+            let device = lexlog_parser::device::best_device();
+            let timing = lexlog_parser::step_timing::time_steps(&cfg, train, &statute_ids(&data), &lexlog_parser::source::minilm_dir()?, warmup, steps, device)?;
+            println!("{}", serde_json::to_string_pretty(&timing)?);
         }
         ParserCommand::Seen { model, dev: on_dev } => {
             let trained = crate::joint::load_models(&model, &[])?.remove(0);

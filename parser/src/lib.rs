@@ -18,6 +18,7 @@ pub mod query_events;
 pub mod sentences;
 pub mod since;
 pub mod source;
+pub mod step_timing;
 pub mod target;
 pub mod train;
 

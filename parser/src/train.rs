@@ -323,7 +323,7 @@ fn check_shapes(vs: &nn::VarStore, path: &Path) -> Result<(), ParserError> {
 /// The encoder's parts `cfg` keeps at their pretrained weights: no
 /// gradient, so no update (AdamW skips them) and no backward pass below the
 /// lowest layer that learns.
-fn freeze(vs: &nn::VarStore, cfg: &TrainConfig) {
+pub(crate) fn freeze(vs: &nn::VarStore, cfg: &TrainConfig) {
     let frozen = |name: &str| {
         (cfg.freeze_embeddings && name.starts_with("embeddings."))
             || name.strip_prefix("encoder.layer.").and_then(|r| r.split('.').next()).and_then(|i| i.parse::<usize>().ok()).is_some_and(|i| i < cfg.frozen_layers)
@@ -333,6 +333,75 @@ fn freeze(vs: &nn::VarStore, cfg: &TrainConfig) {
             let _ = var.set_requires_grad(false);
         }
     }
+}
+
+/// What a run trains and selects on: its units (augmented, then split
+/// into sentence units as the config says), its dev units, the action
+/// vocabulary built from the train units, and the source tokenizer.
+pub struct RunData {
+    pub train: Vec<Prepared>,
+    pub dev: Vec<Prepared>,
+    pub vocab: Vocab,
+    pub tok: SourceTokenizer,
+}
+
+/// The units `cfg` trains on, from the train split's `train_examples`
+/// (the dev set drawn by the config's seed; held-out cases left out).
+pub fn run_data(cfg: &TrainConfig, train_examples: Vec<Example>, extra_vocab: &[String], tokenizer_dir: &Path) -> Result<RunData, ParserError> {
+    let (train_set, dev_set) = split_dev(without_held_out(train_examples, &cfg.held_out), cfg.dev_fraction, cfg.seed, cfg.dev_groups);
+    let mut train_set = if cfg.augment { crate::augment::augment(train_set, cfg.seed, crate::augment::Moves { years: cfg.augment_years, percentages: cfg.augment_percentages }) } else { train_set };
+    let since = if cfg.augment_since { crate::since::since_units(&train_set, cfg.unit, cfg.seed) } else { Vec::new() };
+    let conjoined = if cfg.augment_conjoin { crate::conjoin::conjoined_units(&train_set, cfg.unit, cfg.seed) } else { Vec::new() };
+    if cfg.recombine > 0 {
+        let combined = crate::augment::recombine(&train_set, cfg.recombine, cfg.seed);
+        train_set.extend(combined);
+    }
+    // Sentence units after the dev split: a case's sentences stay together.
+    let (mut train_set, dev_set) = (crate::sentences::units_for(&train_set, cfg.unit), crate::sentences::units_for(&dev_set, cfg.unit));
+    train_set.extend(since);
+    train_set.extend(conjoined);
+    let vocab = Vocab::build(train_set.iter().map(|e| (e.target.as_slice(), e.mentions.as_slice())), extra_vocab);
+    let tok = SourceTokenizer::from_dir(tokenizer_dir)?;
+    let train = prepare(train_set, &tok, &vocab)?;
+    let dev = prepare(dev_set, &tok, &vocab)?;
+    Ok(RunData { train, dev, vocab, tok })
+}
+
+/// A model of `model_cfg` for `vocab`, its encoder loaded from
+/// `tokenizer_dir`'s `model.safetensors` where the config is pretrained.
+pub fn new_model(model_cfg: &ModelConfig, vocab: &Vocab, tok: &SourceTokenizer, tokenizer_dir: &Path, device: Device) -> Result<(nn::VarStore, Seq2Seq), ParserError> {
+    let mut vs = nn::VarStore::new(device);
+    let root = vs.root();
+    let model = Seq2Seq::new(model_cfg, vocab.len() as i64, tok.cls(), tok.sep(), &root);
+    if model_cfg.pretrained {
+        let missing = vs.load_partial(tokenizer_dir.join("model.safetensors"))?;
+        // A file stored in half precision loads as such; the model computes in float32.
+        vs.float();
+        if let Some(m) = missing.iter().find(|m| !m.starts_with("decoder.")) {
+            return Err(ParserError::Config(format!("the encoder weights lack {m}")));
+        }
+    }
+    Ok((vs, model))
+}
+
+/// The learning rate of the decoder at `step` of `total_steps`: linear
+/// warm-up, then linear decay to a floor of 5 %.
+pub fn learning_rate(cfg: &TrainConfig, step: usize, total_steps: usize) -> f64 {
+    if step < cfg.warmup_steps {
+        cfg.learning_rate * (step + 1) as f64 / cfg.warmup_steps as f64
+    } else {
+        cfg.learning_rate * (1.0 - (step - cfg.warmup_steps) as f64 / (total_steps.saturating_sub(cfg.warmup_steps)).max(1) as f64).max(0.05)
+    }
+}
+
+/// One optimizer step on `batch` at `step` of `total_steps`; returns the loss.
+pub fn train_step(cfg: &TrainConfig, model: &Seq2Seq, opt: &mut nn::Optimizer, batch: &[&Prepared], step: usize, total_steps: usize, device: Device) -> f64 {
+    let lr = learning_rate(cfg, step, total_steps);
+    opt.set_lr_group(0, lr * cfg.encoder_learning_rate / cfg.learning_rate);
+    opt.set_lr_group(1, lr);
+    let (loss, _, _) = smoothed_batch_loss(model, batch, device, true, cfg.label_smoothing);
+    opt.backward_step_clip_norm(&loss, cfg.clip_norm);
+    loss.double_value(&[])
 }
 
 /// Trains a model into `out`; returns its final metrics. `signatures`
@@ -352,34 +421,8 @@ pub fn train(
     let model_cfg = cfg.model_config().ok_or_else(|| ParserError::Config("the config names no model (preset or model)".into()))?;
     tch::manual_seed(cfg.seed as i64);
     std::fs::create_dir_all(out).map_err(|source| ParserError::Io { path: out.to_path_buf(), source })?;
-    let (train_set, dev_set) = split_dev(without_held_out(train_examples, &cfg.held_out), cfg.dev_fraction, cfg.seed, cfg.dev_groups);
-    let mut train_set = if cfg.augment { crate::augment::augment(train_set, cfg.seed, crate::augment::Moves { years: cfg.augment_years, percentages: cfg.augment_percentages }) } else { train_set };
-    let since = if cfg.augment_since { crate::since::since_units(&train_set, cfg.unit, cfg.seed) } else { Vec::new() };
-    let conjoined = if cfg.augment_conjoin { crate::conjoin::conjoined_units(&train_set, cfg.unit, cfg.seed) } else { Vec::new() };
-    if cfg.recombine > 0 {
-        let combined = crate::augment::recombine(&train_set, cfg.recombine, cfg.seed);
-        train_set.extend(combined);
-    }
-    // Sentence units after the dev split: a case's sentences stay together.
-    let (mut train_set, dev_set) = (crate::sentences::units_for(&train_set, cfg.unit), crate::sentences::units_for(&dev_set, cfg.unit));
-    train_set.extend(since);
-    train_set.extend(conjoined);
-    let vocab = Vocab::build(train_set.iter().map(|e| (e.target.as_slice(), e.mentions.as_slice())), extra_vocab);
-    let tok = SourceTokenizer::from_dir(tokenizer_dir)?;
-    let train_data = prepare(train_set, &tok, &vocab)?;
-    let dev_data = prepare(dev_set, &tok, &vocab)?;
-
-    let mut vs = nn::VarStore::new(device);
-    let root = vs.root();
-    let model = Seq2Seq::new(&model_cfg, vocab.len() as i64, tok.cls(), tok.sep(), &root);
-    if model_cfg.pretrained {
-        let missing = vs.load_partial(tokenizer_dir.join("model.safetensors"))?;
-        // A file stored in half precision loads as such; the model computes in float32.
-        vs.float();
-        if let Some(m) = missing.iter().find(|m| !m.starts_with("decoder.")) {
-            return Err(ParserError::Config(format!("the encoder weights lack {m}")));
-        }
-    }
+    let RunData { train: train_data, dev: dev_data, vocab, tok } = run_data(cfg, train_examples, extra_vocab, tokenizer_dir)?;
+    let (mut vs, model) = new_model(&model_cfg, &vocab, &tok, tokenizer_dir, device)?;
     freeze(&vs, cfg);
     let meta = CheckpointMeta { train: cfg.clone(), model: model_cfg.clone(), vocab: vocab.tokens.clone() };
     // A resumed run goes on with the config it started with.
@@ -412,17 +455,8 @@ pub fn train(
         let mut seen = 0;
         let epoch_start = Instant::now();
         for chunk in &batches(&train_data, cfg.batch_size, cfg.seed.wrapping_add(epoch as u64), shared) {
-            let lr = if step < cfg.warmup_steps {
-                cfg.learning_rate * (step + 1) as f64 / cfg.warmup_steps as f64
-            } else {
-                cfg.learning_rate * (1.0 - (step - cfg.warmup_steps) as f64 / (total_steps.saturating_sub(cfg.warmup_steps)).max(1) as f64).max(0.05)
-            };
-            opt.set_lr_group(0, lr * cfg.encoder_learning_rate / cfg.learning_rate);
-            opt.set_lr_group(1, lr);
             let batch: Vec<&Prepared> = chunk.iter().map(|&i| &train_data[i]).collect();
-            let (loss, _, _) = smoothed_batch_loss(&model, &batch, device, true, cfg.label_smoothing);
-            opt.backward_step_clip_norm(&loss, cfg.clip_norm);
-            let l = loss.double_value(&[]);
+            let l = train_step(cfg, &model, &mut opt, &batch, step, total_steps, device);
             epoch_loss += l * batch.len() as f64;
             step += 1;
             seen += batch.len();

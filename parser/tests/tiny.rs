@@ -356,3 +356,15 @@ fn label_smoothing_still_overfits_eight_cases() {
         .count();
     assert_eq!(exact, 8, "only {exact} of 8 cases reproduced");
 }
+
+#[test]
+fn step_timing_times_the_steps_it_is_asked_and_no_more_than_an_epoch() {
+    let minilm = minilm_dir().unwrap();
+    // Eight cases in batches of two: an epoch of four steps.
+    let cfg = TrainConfig { batch_size: 2, ..tiny_config() };
+    let timing = lexlog_parser::step_timing::time_steps(&cfg, eight_short_cases(), &[], &minilm, 1, 3, Device::Cpu).unwrap();
+    assert_eq!((timing.warmup_steps, timing.steps, timing.units), (1, 3, 6), "{timing:?}");
+    assert!(timing.seconds > 0.0 && timing.units_per_second > 0.0, "{timing:?}");
+    let err = lexlog_parser::step_timing::time_steps(&cfg, eight_short_cases(), &[], &minilm, 2, 3, Device::Cpu).unwrap_err();
+    assert!(err.to_string().contains("5 steps asked of an epoch of 4"), "{err}");
+}
