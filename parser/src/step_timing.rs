@@ -6,11 +6,10 @@
 use crate::config::TrainConfig;
 use crate::error::ParserError;
 use crate::example::Example;
-use crate::train::{batches, freeze, new_model, run_data, train_step, Prepared, RunData};
+use crate::train::{epoch_batches, optimizer, start_run, total_steps, train_step, Prepared, Run};
 use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;
-use tch::nn::{self, OptimizerConfig};
 use tch::Device;
 
 /// How fast the timed steps went.
@@ -30,15 +29,10 @@ pub struct StepTiming {
 /// Takes `warmup` then `steps` training steps of `cfg` on `train_examples`
 /// (the train split) and times the latter.
 pub fn time_steps(cfg: &TrainConfig, train_examples: Vec<Example>, extra_vocab: &[String], tokenizer_dir: &Path, warmup: usize, steps: usize, device: Device) -> Result<StepTiming, ParserError> {
-    let model_cfg = cfg.model_config().ok_or_else(|| ParserError::Config("the config names no model (preset or model)".into()))?;
-    tch::manual_seed(cfg.seed as i64);
-    let RunData { train, vocab, tok, .. } = run_data(cfg, train_examples, extra_vocab, tokenizer_dir)?;
-    let (vs, model) = new_model(&model_cfg, &vocab, &tok, tokenizer_dir, device)?;
-    freeze(&vs, cfg);
-    let mut opt = nn::AdamW { wd: cfg.weight_decay, ..Default::default() }.build(&vs, cfg.learning_rate)?;
-    let shared = cfg.unit == crate::config::Unit::MarkedSentence;
-    let epoch: Vec<Vec<usize>> = batches(&train, cfg.batch_size, cfg.seed, shared);
-    let total_steps = epoch.len() * cfg.epochs;
+    let Run { data, vs, model, .. } = start_run(cfg, train_examples, extra_vocab, tokenizer_dir, device)?;
+    let mut opt = optimizer(cfg, &vs)?;
+    let total_steps = total_steps(cfg, &data.train);
+    let epoch = epoch_batches(cfg, &data.train, 0);
     if warmup + steps > epoch.len() {
         return Err(ParserError::Config(format!("{} steps asked of an epoch of {}", warmup + steps, epoch.len())));
     }
@@ -48,7 +42,7 @@ pub fn time_steps(cfg: &TrainConfig, train_examples: Vec<Example>, extra_vocab: 
         if step == warmup {
             started = Instant::now();
         }
-        let batch: Vec<&Prepared> = chunk.iter().map(|&i| &train[i]).collect();
+        let batch: Vec<&Prepared> = chunk.iter().map(|&i| &data.train[i]).collect();
         train_step(cfg, &model, &mut opt, &batch, step, total_steps, device);
         if step >= warmup {
             units += batch.len();

@@ -323,7 +323,7 @@ fn check_shapes(vs: &nn::VarStore, path: &Path) -> Result<(), ParserError> {
 /// The encoder's parts `cfg` keeps at their pretrained weights: no
 /// gradient, so no update (AdamW skips them) and no backward pass below the
 /// lowest layer that learns.
-pub(crate) fn freeze(vs: &nn::VarStore, cfg: &TrainConfig) {
+fn freeze(vs: &nn::VarStore, cfg: &TrainConfig) {
     let frozen = |name: &str| {
         (cfg.freeze_embeddings && name.starts_with("embeddings."))
             || name.strip_prefix("encoder.layer.").and_then(|r| r.split('.').next()).and_then(|i| i.parse::<usize>().ok()).is_some_and(|i| i < cfg.frozen_layers)
@@ -384,6 +384,42 @@ pub fn new_model(model_cfg: &ModelConfig, vocab: &Vocab, tok: &SourceTokenizer, 
     Ok((vs, model))
 }
 
+/// A run before its first step: the config's model, seeded, on the
+/// units it trains on, with the encoder parts the config freezes frozen.
+pub struct Run {
+    pub model_cfg: ModelConfig,
+    pub data: RunData,
+    pub vs: nn::VarStore,
+    pub model: Seq2Seq,
+}
+
+/// Seeds torch with the config's seed, then builds the run's data and model
+/// in that order (the draws a run's results depend on).
+pub fn start_run(cfg: &TrainConfig, train_examples: Vec<Example>, extra_vocab: &[String], tokenizer_dir: &Path, device: Device) -> Result<Run, ParserError> {
+    let model_cfg = cfg.model_config().ok_or_else(|| ParserError::Config("the config names no model (preset or model)".into()))?;
+    tch::manual_seed(cfg.seed as i64);
+    let data = run_data(cfg, train_examples, extra_vocab, tokenizer_dir)?;
+    let (vs, model) = new_model(&model_cfg, &data.vocab, &data.tok, tokenizer_dir, device)?;
+    freeze(&vs, cfg);
+    Ok(Run { model_cfg, data, vs, model })
+}
+
+/// The run's optimizer over `vs`.
+pub fn optimizer(cfg: &TrainConfig, vs: &nn::VarStore) -> Result<nn::Optimizer, ParserError> {
+    Ok(nn::AdamW { wd: cfg.weight_decay, ..Default::default() }.build(vs, cfg.learning_rate)?)
+}
+
+/// Epoch `epoch`'s batches of the train units `data`, as `cfg` draws them
+/// (a marked case's units in one batch).
+pub fn epoch_batches(cfg: &TrainConfig, data: &[Prepared], epoch: usize) -> Vec<Vec<usize>> {
+    batches(data, cfg.batch_size, cfg.seed.wrapping_add(epoch as u64), cfg.unit == crate::config::Unit::MarkedSentence)
+}
+
+/// The steps of the whole run, over which the learning rate decays.
+pub fn total_steps(cfg: &TrainConfig, data: &[Prepared]) -> usize {
+    (0..cfg.epochs).map(|e| epoch_batches(cfg, data, e).len()).sum::<usize>().max(1)
+}
+
 /// The learning rate of the decoder at `step` of `total_steps`: linear
 /// warm-up, then linear decay to a floor of 5 %.
 pub fn learning_rate(cfg: &TrainConfig, step: usize, total_steps: usize) -> f64 {
@@ -418,12 +454,8 @@ pub fn train(
     device: Device,
     on_step: &mut dyn FnMut(&Progress),
 ) -> Result<Metrics, ParserError> {
-    let model_cfg = cfg.model_config().ok_or_else(|| ParserError::Config("the config names no model (preset or model)".into()))?;
-    tch::manual_seed(cfg.seed as i64);
+    let Run { model_cfg, data: RunData { train: train_data, dev: dev_data, vocab, .. }, mut vs, model } = start_run(cfg, train_examples, extra_vocab, tokenizer_dir, device)?;
     std::fs::create_dir_all(out).map_err(|source| ParserError::Io { path: out.to_path_buf(), source })?;
-    let RunData { train: train_data, dev: dev_data, vocab, tok } = run_data(cfg, train_examples, extra_vocab, tokenizer_dir)?;
-    let (mut vs, model) = new_model(&model_cfg, &vocab, &tok, tokenizer_dir, device)?;
-    freeze(&vs, cfg);
     let meta = CheckpointMeta { train: cfg.clone(), model: model_cfg.clone(), vocab: vocab.tokens.clone() };
     // A resumed run goes on with the config it started with.
     let resuming = resume && out.join("last.safetensors").is_file();
@@ -444,9 +476,8 @@ pub fn train(
         start_epoch = metrics.epoch;
     }
 
-    let mut opt = nn::AdamW { wd: cfg.weight_decay, ..Default::default() }.build(&vs, cfg.learning_rate)?;
-    let shared = cfg.unit == crate::config::Unit::MarkedSentence;
-    let total_steps = (0..cfg.epochs).map(|e| batches(&train_data, cfg.batch_size, cfg.seed.wrapping_add(e as u64), shared).len()).sum::<usize>().max(1);
+    let mut opt = optimizer(cfg, &vs)?;
+    let total_steps = total_steps(cfg, &train_data);
     let started = Instant::now();
     let mut stale = 0;
     let mut step = metrics.step;
@@ -454,7 +485,7 @@ pub fn train(
         let mut epoch_loss = 0.0;
         let mut seen = 0;
         let epoch_start = Instant::now();
-        for chunk in &batches(&train_data, cfg.batch_size, cfg.seed.wrapping_add(epoch as u64), shared) {
+        for chunk in &epoch_batches(cfg, &train_data, epoch) {
             let batch: Vec<&Prepared> = chunk.iter().map(|&i| &train_data[i]).collect();
             let l = train_step(cfg, &model, &mut opt, &batch, step, total_steps, device);
             epoch_loss += l * batch.len() as f64;
