@@ -29,8 +29,9 @@ struct GoalAt {
     pred: String,
     /// The place the next argument fills.
     place: usize,
-    /// The names of the places before, where one token gave one.
-    names: Vec<(usize, Value)>,
+    /// The values of the places before (names, numbers, dates), where one
+    /// token gave one.
+    values: Vec<(usize, Value)>,
 }
 
 /// What a term position accepts.
@@ -144,10 +145,11 @@ fn word(t: &Token) -> Option<&str> {
     }
 }
 
-/// The name a one-token argument gives: a value, or a bare word.
-fn token_name(t: &Token) -> Option<Value> {
+/// The value a one-token argument gives: a copied or vocabulary value, or
+/// a bare word as a name.
+fn token_value(t: &Token) -> Option<Value> {
     match t {
-        Token::Value(v) if is_name(v) => Some(v.clone()),
+        Token::Value(v) => Some(v.clone()),
         Token::Sym(s) if s != "_" && !is_var(s) && event_id(s).is_none() && s.starts_with(|c: char| c.is_ascii_lowercase()) => Some(Value::Name(s.clone())),
         _ => None,
     }
@@ -289,10 +291,20 @@ impl<'a> Expected<'a> {
     /// employer and an employee; `s152_b_1` says `T \== X`), and SARA's
     /// queries keep to it (`s3306_b _ e2 e1 alice bob _ _ _ _ alice bob`
     /// repeats the places its rule's head repeats). Beams had
-    /// `s2_b_1_A_ii bob bob 2017` for "... applies to Bob in 2017".
+    /// `s2_b_1_A_ii bob bob 2017` for "... applies to Bob in 2017". Since
+    /// decoder version 19 the same holds of every value, numbers and dates
+    /// too: beams had `s1_d alice _ 2017 14836 14836`.
     pub fn distinct_names(mut self, shared: Option<&'a SharedPlaces>) -> Self {
         self.shared = shared;
         self
+    }
+
+    /// Whether a value is new to the goal's places before, or repeats one
+    /// in a place a rule shares with it ([`Expected::distinct_names`]).
+    fn new_in_goal(&self, value: &Value) -> bool {
+        let (Some(shared), Some(goal)) = (self.shared, &self.goal) else { return true };
+        let pairs = shared.get(&goal.pred).map_or(&[][..], Vec::as_slice);
+        !goal.values.iter().any(|(j, v)| v == value && !pairs.contains(&(*j, goal.place)))
     }
 
     /// Whether a name copied (or from the vocabulary) may stand here.
@@ -300,19 +312,16 @@ impl<'a> Expected<'a> {
         if !self.in_query {
             return true;
         }
-        if let (Some(shared), Some(goal)) = (self.shared, &self.goal) {
-            let pairs = shared.get(&goal.pred).map_or(&[][..], Vec::as_slice);
-            let repeats = goal.names.iter().any(|(j, n)| n == name && !pairs.contains(&(*j, goal.place)));
-            if repeats {
-                return false;
-            }
-        }
-        !self.question_names || origin.is_none_or(|o| o.mentions.iter().any(|m| m.in_question && &m.value == name))
+        self.new_in_goal(name) && (!self.question_names || origin.is_none_or(|o| o.mentions.iter().any(|m| m.in_question && &m.value == name)))
     }
 
     /// Whether a value may fill `slot`.
     fn value_allowed(&self, v: &Value, slot: Slot, origin: Option<Origin>) -> bool {
-        value_fits(v, slot) && origin_fits(origin, slot) && placed(v, slot, origin) && (!is_name(v) || (self.name_fits(v, origin) && grounded(v, origin)))
+        value_fits(v, slot)
+            && origin_fits(origin, slot)
+            && placed(v, slot, origin)
+            && (!self.in_query || self.new_in_goal(v))
+            && (!is_name(v) || (self.name_fits(v, origin) && grounded(v, origin)))
     }
 
     /// Whether the output may end here.
@@ -677,7 +686,7 @@ fn query_line(c: &mut Cursor, signatures: Option<&Signatures>, at: &mut Option<G
                     None => None,
                 };
                 let mut args = 0;
-                let mut names = Vec::new();
+                let mut values = Vec::new();
                 loop {
                     let more = allowed.is_none_or(|a| a.iter().any(|s| s.len() > args));
                     let stop = allowed.is_none_or(|a| a.iter().any(|s| s.len() == args));
@@ -686,7 +695,7 @@ fn query_line(c: &mut Cursor, signatures: Option<&Signatures>, at: &mut Option<G
                         slot_of_type(a.iter().filter_map(|s| s.get(args)).fold(ArgType::NONE, |t, u| t.union(*u)))
                     });
                     if c.at_end() {
-                        *at = Some(GoalAt { pred: pred.to_string(), place: args, names });
+                        *at = Some(GoalAt { pred: pred.to_string(), place: args, values });
                         let mut w = Vec::new();
                         if more {
                             w.push(Class::Term(slot));
@@ -704,8 +713,8 @@ fn query_line(c: &mut Cursor, signatures: Option<&Signatures>, at: &mut Option<G
                     }
                     let from = c.pos;
                     c.term(slot)?;
-                    if let (true, Some(n)) = (c.pos == from + 1, token_name(&c.toks[from])) {
-                        names.push((args, n));
+                    if let (true, Some(v)) = (c.pos == from + 1, token_value(&c.toks[from])) {
+                        values.push((args, v));
                     }
                     args += 1;
                 }
@@ -741,6 +750,11 @@ mod tests {
         assert!(next("query s3306_b _ alice bob", "alice", true), "places 1 and 3 are shared");
         assert!(!next("query s3306_b _ alice bob", "bob", true));
         assert!(next("query s2_b_1_A_ii bob _ 2017 & s152_b_1 charlie", "bob", true), "each goal apart");
+        assert!(!next("query s1_d alice _ 2017 14836", "14836", true), "an amount once, as a name");
+        assert!(next("query s1_d alice _ 2017 14836", "14836", false));
+        assert!(!next("query s151_d_3_A alice 1900", "1900", true) && next("query s151_d_3_A alice 1900", "_", true));
+        assert!(!next("query s3306_c_10_B e2 _ alice 2017-03-01 & s3306_c e2 2017-03-01", "2017-03-01", true), "dates too");
+        assert!(next("query s3306_c_10_B e2 _ alice 2017-03-01 & s3306_c", "2017-03-01", true), "each goal apart");
     }
 
     #[test]
