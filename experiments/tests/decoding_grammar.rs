@@ -35,7 +35,7 @@ fn every_gold_target_keeps_to_the_solver_signatures() {
     for case in &data.cases {
         let e = Example::from_case(case);
         for (i, tok) in e.target.iter().enumerate() {
-            let exp = expected(&e.target[..i], Some(&signatures)).distinct_names(Some(&shared));
+            let exp = expected(&e.target[..i], Some(&signatures)).distinct_values(Some(&shared));
             // A value the text mentions is copied (as training encodes it).
             let copied = match tok {
                 Token::Value(v) => e.mentions.iter().position(|m| &m.value == v),

@@ -47,7 +47,7 @@ pub struct BeamConfig {
     pub event_slots: Option<Arc<EventSlots>>,
     /// When given, a query goal names a person in one place only, but
     /// where a rule's head shares the places
-    /// ([`crate::grammar::Expected::distinct_names`]).
+    /// ([`crate::grammar::Expected::distinct_values`]).
     pub shared_places: Option<Arc<SharedPlaces>>,
     /// The dollar amounts and percentages the unit's sentence states
     /// ([`stated_values`]); set per unit by [`crate::sentences`].
@@ -207,7 +207,7 @@ pub fn ensemble_search(members: &[Member], mentions: &[Mention], cfg: BeamConfig
             let mut cands: Vec<(f64, usize, i64, Token)> = Vec::new();
             for (b, (actions, prefix, lp)) in live.iter().enumerate() {
                 let row = &logp[b * width..(b + 1) * width];
-                let grammar = expected_part(prefix, cfg.signatures.as_deref(), cfg.part).names_from_question(cfg.query_names_from_question).distinct_names(cfg.shared_places.as_deref());
+                let grammar = expected_part(prefix, cfg.signatures.as_deref(), cfg.part).names_from_question(cfg.query_names_from_question).distinct_values(cfg.shared_places.as_deref());
                 let mut order: Vec<usize> = (0..width).collect();
                 order.sort_by(|&x, &y| row[y].total_cmp(&row[x]));
                 let mut taken = 0;

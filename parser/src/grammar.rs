@@ -132,8 +132,8 @@ pub struct Expected<'a> {
     question_names: bool,
     /// The goal whose arguments the prefix is in, if any.
     goal: Option<GoalAt>,
-    /// A goal names a person once, but where a rule shares the places
-    /// ([`Expected::distinct_names`]).
+    /// A goal gives a value once, but where a rule shares the places
+    /// ([`Expected::distinct_values`]).
     shared: Option<&'a SharedPlaces>,
 }
 
@@ -294,25 +294,30 @@ impl<'a> Expected<'a> {
     /// `s2_b_1_A_ii bob bob 2017` for "... applies to Bob in 2017". Since
     /// decoder version 19 the same holds of every value, numbers and dates
     /// too: beams had `s1_d alice _ 2017 14836 14836`.
-    pub fn distinct_names(mut self, shared: Option<&'a SharedPlaces>) -> Self {
+    pub fn distinct_values(mut self, shared: Option<&'a SharedPlaces>) -> Self {
         self.shared = shared;
         self
     }
 
     /// Whether a value is new to the goal's places before, or repeats one
-    /// in a place a rule shares with it ([`Expected::distinct_names`]).
+    /// in a place a rule shares with it ([`Expected::distinct_values`]);
+    /// outside a query goal, always.
     fn new_in_goal(&self, value: &Value) -> bool {
         let (Some(shared), Some(goal)) = (self.shared, &self.goal) else { return true };
         let pairs = shared.get(&goal.pred).map_or(&[][..], Vec::as_slice);
         !goal.values.iter().any(|(j, v)| v == value && !pairs.contains(&(*j, goal.place)))
     }
 
-    /// Whether a name copied (or from the vocabulary) may stand here.
+    /// Whether a name copied (or from the vocabulary) may stand here, as
+    /// far as the question goes ([`Expected::names_from_question`]).
     fn name_fits(&self, name: &Value, origin: Option<Origin>) -> bool {
-        if !self.in_query {
-            return true;
-        }
-        self.new_in_goal(name) && (!self.question_names || origin.is_none_or(|o| o.mentions.iter().any(|m| m.in_question && &m.value == name)))
+        !self.in_query || !self.question_names || origin.is_none_or(|o| o.mentions.iter().any(|m| m.in_question && &m.value == name))
+    }
+
+    /// Whether a bare word may stand here as a name.
+    fn bare_name_fits(&self, s: &str, origin: Option<Origin>) -> bool {
+        let name = Value::Name(s.to_string());
+        self.new_in_goal(&name) && self.name_fits(&name, origin)
     }
 
     /// Whether a value may fill `slot`.
@@ -320,7 +325,7 @@ impl<'a> Expected<'a> {
         value_fits(v, slot)
             && origin_fits(origin, slot)
             && placed(v, slot, origin)
-            && (!self.in_query || self.new_in_goal(v))
+            && self.new_in_goal(v)
             && (!is_name(v) || (self.name_fits(v, origin) && grounded(v, origin)))
     }
 
@@ -377,7 +382,7 @@ impl<'a> Expected<'a> {
                 let bare = s.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
                     && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
                     && !matches!(s, "query" | "for" | "in" | "event");
-                if bare && event_id(s).is_none() && !matches!(s, "first_day" | "last_day" | "within") && !self.name_fits(&Value::Name(s.to_string()), origin) {
+                if bare && event_id(s).is_none() && !matches!(s, "first_day" | "last_day" | "within") && !self.bare_name_fits(s, origin) {
                     return false;
                 }
                 match slot {
@@ -743,7 +748,7 @@ mod tests {
     #[test]
     fn a_goal_names_a_person_once_but_where_a_rule_shares_the_places() {
         let shared: SharedPlaces = [("s3306_b".to_string(), vec![(1, 3)])].into();
-        let next = |prefix: &str, name: &str, on: bool| expected(&lex(prefix), None).distinct_names(on.then_some(&shared)).allows(&lex(name)[0]);
+        let next = |prefix: &str, name: &str, on: bool| expected(&lex(prefix), None).distinct_values(on.then_some(&shared)).allows(&lex(name)[0]);
         assert!(!next("query s2_b_1_A_ii bob", "bob", true), "bob is not his own dependent");
         assert!(next("query s2_b_1_A_ii bob", "bob", false), "off, as before");
         assert!(next("query s2_b_1_A_ii bob", "charlie", true) && next("query s2_b_1_A_ii bob", "_", true));
