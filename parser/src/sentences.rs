@@ -206,7 +206,7 @@ fn combine(units: &[Vec<Beam>], query: &[Beam], cfg: &BeamConfig) -> Vec<Beam> {
         let text = join(facts, query[0], cfg.event_slots.as_deref());
         if let Some(Ok(ir)) = text.as_deref().map(linear::parse) {
             let text = text.unwrap_or_default();
-            if !restates_an_event(&ir) && texts.insert(text.clone()) {
+            if texts.insert(text.clone()) {
                 out.push(Beam { actions: Vec::new(), logprob: logprob(&choice), text, ir });
             }
         }
@@ -219,23 +219,6 @@ fn combine(units: &[Vec<Beam>], query: &[Beam], cfg: &BeamConfig) -> Vec<Beam> {
         }
     }
     out
-}
-
-/// Whether a reading states one event twice: two events of one kind with
-/// the same roles and values, as two sentences decoded apart may each
-/// state (the grammar keeps one sentence's facts from it). SARA states an
-/// event once; a group's events and events without roles (`plan e4`,
-/// told apart by the facts naming them) are left alone.
-pub fn restates_an_event(ir: &CaseIr) -> bool {
-    let mut seen = HashSet::new();
-    ir.facts.iter().any(|f| match f {
-        Fact::Event(e) if !e.roles.is_empty() => {
-            let mut roles: Vec<String> = e.roles.iter().map(|(r, t)| format!("{r}={t:?}")).collect();
-            roles.sort_unstable();
-            !seen.insert((e.kind, roles))
-        }
-        _ => false,
-    })
 }
 
 /// The k best readings of a case by models trained on sentence units:
@@ -589,18 +572,6 @@ mod tests {
         assert!(c[0].text.contains("marriage e1") && c[0].text.contains("payment e2 agent = bob purpose = e2"), "{}", c[0].text);
         assert!((c[1].logprob - -0.6).abs() < 1e-9 && (c[2].logprob - -2.2).abs() < 1e-9);
         assert!(c.windows(2).all(|w| w[0].logprob >= w[1].logprob));
-    }
-
-    #[test]
-    fn a_reading_states_an_event_once() {
-        let beam = |t: &str, lp: f64| Beam { actions: Vec::new(), logprob: lp, text: t.into(), ir: parse(t).unwrap_or_default() };
-        let one = vec![beam("residence e1 agent=bob patient=bob_s_house\n", -0.1)];
-        let two = vec![beam("residence e1 patient=bob_s_house agent=bob\n", -0.1), beam("residence e1 agent=alice patient=bob_s_house\n", -0.5)];
-        let q = vec![beam("query tax alice 2017\n", 0.0)];
-        let c = combine(&[one, two], &q, &BeamConfig { k: 2, length_alpha: 0.6, ..Default::default() });
-        assert_eq!(c.len(), 1, "Bob's residence is stated once");
-        assert!(c[0].text.contains("agent = alice"), "{}", c[0].text);
-        assert!(!restates_an_event(&parse("plan e1\nplan e2\n").unwrap()), "events without roles are told apart by what names them");
     }
 
     #[test]
