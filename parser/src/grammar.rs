@@ -3,8 +3,9 @@
 //! finish reads back as an IR, role values have their role's type (dates
 //! for `start` and `end`, numbers for `amount`, participants otherwise),
 //! a group's variable is used only inside the group and its range is not
-//! empty, event ids come in order of first appearance, the query comes
-//! last, and with the solver's signatures it asks known predicates with a
+//! empty, event ids come in order of first appearance, no event line
+//! repeats one before it, the query comes last and names each variable
+//! twice or not at all, and with the solver's signatures it asks known predicates with a
 //! right number of arguments, each of its place's type (names, dates,
 //! integers where the rules read them; a copied year is no amount).
 
