@@ -3,15 +3,17 @@
 //! finish reads back as an IR, role values have their role's type (dates
 //! for `start` and `end`, numbers for `amount`, participants otherwise),
 //! a group's variable is used only inside the group and its range is not
-//! empty, event ids come in order of first appearance, no event line
-//! repeats one before it, the query comes last and names each variable
-//! twice or not at all, and with the solver's signatures it asks known predicates with a
-//! right number of arguments, each of its place's type (names, dates,
-//! integers where the rules read them; a copied year is no amount).
+//! empty, event ids come in order of first appearance, no event ends
+//! before it starts nor repeats one before it, the query comes last and
+//! names each variable twice or not at all, and with the solver's
+//! signatures it asks known predicates with a right number of arguments,
+//! each of its place's type (names, dates, integers where the rules read
+//! them; a copied year is no amount).
 
 use crate::mentions::{is_year, Mention, MentionKind};
 use crate::people::is_first_name;
 use crate::target::{earlier_event, event_number, max_event, Token};
+use chrono::NaiveDate;
 use lexlog_data::{ArgType, EventKind, Predicate, Role, SectionId, Value};
 use std::collections::HashMap;
 
@@ -92,8 +94,9 @@ enum Class {
     /// The start of a term for a slot.
     Term(Slot),
     /// The same, but none of these whole values: a role names a value once
-    /// per event.
-    FreshTerm(Slot, Vec<Token>),
+    /// per event; and a date within the span (an end no earlier than the
+    /// event's start, a start no later than its end).
+    FreshTerm(Slot, Vec<Token>, Span),
     /// A value of the slot (no variables, ids or functions).
     Value(Slot),
     /// The end of a group's range: a number from its start on.
@@ -449,7 +452,7 @@ impl<'a> Expected<'a> {
             Class::Var => sym.is_some_and(|s| self.in_scope(s)),
             Class::Splice => sym.and_then(|s| s.strip_prefix('{')?.strip_suffix('}')).is_some_and(|v| self.in_scope(v)),
             Class::EventId => sym.is_some_and(|s| s == "_" || event_id(s).is_some()),
-            Class::FreshTerm(slot, taken) => !taken.contains(next) && self.class_allows(&Class::Term(*slot), next, origin),
+            Class::FreshTerm(slot, taken, span) => !taken.contains(next) && within(next, span) && self.class_allows(&Class::Term(*slot), next, origin),
             Class::Role { ended } => sym.and_then(Role::from_name).is_some_and(|r| !(*ended && r == Role::End)),
             Class::FactHead => w.is_some_and(|w| {
                 w == "event"
@@ -593,6 +596,15 @@ pub fn expected_part<'a>(prefix: &[Token], signatures: Option<&'a Signatures>, p
     exp
 }
 
+/// The first and last dates a value may take (either open).
+type Span = (Option<NaiveDate>, Option<NaiveDate>);
+
+/// Whether a token, if a date, lies within the span.
+fn within(t: &Token, (first, last): &Span) -> bool {
+    let Token::Value(Value::Date(d)) = t else { return true };
+    first.is_none_or(|f| *d >= f) && last.is_none_or(|l| *d <= l)
+}
+
 /// What may follow `prefix` (the tokens decoded so far).
 ///
 /// Complexity: linear in the prefix (the beam search asks once per live
@@ -707,7 +719,17 @@ fn event_line(c: &mut Cursor) -> Step {
         c.word("=")?;
         if c.at_end() {
             let taken = said.iter().filter(|(r, _)| *r == role).map(|(_, v)| (*v).clone()).collect();
-            return Err(vec![Class::FreshTerm(slot_of(role), taken)]);
+            let date = |r: Role| said.iter().find_map(|(x, t)| match t {
+                Token::Value(Value::Date(d)) if *x == r => Some(*d),
+                _ => None,
+            });
+            // An event ends no earlier than it starts (so every gold event).
+            let span = match role {
+                Role::End => (date(Role::Start), None),
+                Role::Start => (None, date(Role::End)),
+                _ => (None, None),
+            };
+            return Err(vec![Class::FreshTerm(slot_of(role), taken, span)]);
         }
         let at = c.pos;
         c.term(slot_of(role))?;
@@ -844,6 +866,14 @@ mod tests {
         let group = "for Y in 2018 .. 2117 {\npayment e1_{Y} start = first_day ( Y )\n";
         assert!(ok(&format!("{group}payment e2_{{Y}} start = first_day ( Y )"), "\n", None), "a group's events are told apart by their ids");
         assert!(ok("plan e1\nplan e2", "\n", None), "as are events without roles");
+    }
+
+    #[test]
+    fn an_event_ends_no_earlier_than_it_starts() {
+        assert!(!ok("birth e1 agent = bob start = 1955-03-03 end =", "1950-03-02", None));
+        assert!(ok("birth e1 agent = bob start = 1955-03-03 end =", "1955-03-03", None));
+        assert!(!ok("income e1 end = 2016-12-31 start =", "2019-11-25", None));
+        assert!(ok("income e1 end = 2016-12-31 start =", "2016-01-01", None));
     }
 
     #[test]
