@@ -250,10 +250,10 @@ fn no_lone_variable(line: &[Token]) -> bool {
 }
 
 /// An event line's roles and values (`agent = alice`, `start =
-/// first_day ( Y )`), sorted; `None` for an event of a group (its id
+/// first_day ( Y )`), in order; `None` for an event of a group (its id
 /// spliced with the group's variable) and for one without roles (`plan
 /// e5`, which the facts naming it tell apart).
-fn role_values(line: &[Token]) -> Option<Vec<String>> {
+fn role_values(line: &[Token]) -> Option<Vec<&[Token]>> {
     let id = line.get(1).and_then(word)?;
     if event_id(id) != Some(false) {
         return None;
@@ -261,8 +261,7 @@ fn role_values(line: &[Token]) -> Option<Vec<String>> {
     let rest = &line[2..];
     let is_role = |i: usize| word(&rest[i]).and_then(Role::from_name).is_some() && rest.get(i + 1).and_then(word) == Some("=");
     let starts: Vec<usize> = (0..rest.len()).filter(|&i| is_role(i)).collect();
-    let mut out: Vec<String> = starts.iter().zip(starts.iter().skip(1).chain([&rest.len()])).map(|(&a, &b)| format!("{:?}", &rest[a..b])).collect();
-    out.sort_unstable();
+    let out: Vec<&[Token]> = starts.iter().zip(starts.iter().skip(1).chain([&rest.len()])).map(|(&a, &b)| &rest[a..b]).collect();
     Some(out).filter(|o| !o.is_empty())
 }
 
@@ -275,9 +274,12 @@ fn role_values(line: &[Token]) -> Option<Vec<String>> {
 /// abode than Alice and Charlie").
 fn states_again(before: &[Token], line: &[Token]) -> bool {
     let Some(this) = role_values(line) else { return false };
+    // The same roles and values in any order (an event has a few).
+    let count = |of: &[&[Token]], x: &[Token]| of.iter().filter(|y| **y == x).count();
+    let alike = |other: &[&[Token]]| other.len() == this.len() && this.iter().all(|x| count(&this, x) == count(other, x));
     before
         .split(|t| matches!(t, Token::Sym(s) if s == "\n"))
-        .any(|earlier| earlier.first() == line.first() && role_values(earlier).is_some_and(|r| r == this))
+        .any(|earlier| earlier.first() == line.first() && role_values(earlier).is_some_and(|r| alike(&r)))
 }
 
 /// A place's name spelled from the vocabulary, not copied, is a word the
@@ -361,10 +363,12 @@ impl<'a> Expected<'a> {
         !goal.values.iter().any(|(j, v)| v == value && !pairs.contains(&(*j, goal.place)))
     }
 
-    /// Whether a name copied (or from the vocabulary) may stand here, as
-    /// far as the question goes ([`Expected::names_from_question`]).
+    /// Whether a name copied (or from the vocabulary) may stand here: no
+    /// predicate's ([`names_predicate`]), and as far as the question goes
+    /// ([`Expected::names_from_question`]).
     fn name_fits(&self, name: &Value, origin: Option<Origin>) -> bool {
-        !self.in_query || !self.question_names || origin.is_none_or(|o| o.mentions.iter().any(|m| m.in_question && &m.value == name))
+        !matches!(name, Value::Name(n) if names_predicate(n))
+            && (!self.in_query || !self.question_names || origin.is_none_or(|o| o.mentions.iter().any(|m| m.in_question && &m.value == name)))
     }
 
     /// Whether a bare word may stand here as a name.
@@ -376,7 +380,6 @@ impl<'a> Expected<'a> {
     /// Whether a value may fill `slot`.
     fn value_allowed(&self, v: &Value, slot: Slot, origin: Option<Origin>) -> bool {
         value_fits(v, slot)
-            && !matches!(v, Value::Name(n) if names_predicate(n))
             && origin_fits(origin, slot)
             && placed(v, slot, origin)
             && self.new_in_goal(v)
@@ -436,7 +439,7 @@ impl<'a> Expected<'a> {
                 let bare = s.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
                     && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
                     && !matches!(s, "query" | "for" | "in" | "event");
-                if bare && event_id(s).is_none() && !matches!(s, "first_day" | "last_day" | "within") && (names_predicate(s) || !self.bare_name_fits(s, origin)) {
+                if bare && event_id(s).is_none() && !matches!(s, "first_day" | "last_day" | "within") && !self.bare_name_fits(s, origin) {
                     return false;
                 }
                 match slot {
