@@ -6,7 +6,7 @@
 use lexlog_data::{Dataset, Value};
 use lexlog_parser::example::Example;
 use lexlog_parser::grammar::{expected, expected_part, Part};
-use lexlog_parser::sentences::units;
+use lexlog_parser::sentences::{restates_an_event, units};
 use lexlog_parser::target::{render, Token};
 use lexlog_solver::Solver;
 
@@ -103,6 +103,16 @@ fn every_gold_sentence_unit_keeps_to_the_grammar_of_its_part() {
     }
     assert!(refused.is_empty(), "{} refused:\n{}", refused.len(), refused.join("\n"));
     assert!(foreign.len() <= 8, "{} units name another sentence's event:\n{}", foreign.len(), foreign.join("\n"));
+}
+
+/// No gold reading states an event twice, so the sentence beams' combination
+/// may pass over readings that do (`restates_an_event`).
+#[test]
+fn no_gold_reading_states_an_event_twice() {
+    let data = Dataset::load_default().unwrap_or_else(|e| panic!("{e}"));
+    let twice: Vec<&str> = data.cases.iter().filter(|c| restates_an_event(&c.ir)).map(|c| c.id.as_str()).collect();
+    assert_eq!(data.cases.len(), 376);
+    assert!(twice.is_empty(), "{twice:?}");
 }
 
 /// How often SARA's queries name only what their question mentions: the

@@ -178,10 +178,18 @@ impl Earlier {
     }
 }
 
+/// Most combinations of sentence beams [`combine`] looks at, per reading
+/// asked for, while it seeks readings that state no event twice.
+const COMBINATIONS_PER_READING: usize = 64;
+
 /// The k best whole-case readings from each unit's beams, best first by
 /// the sum of the units' length-normalised scores (each unit's beams come
 /// in that order): every unit's best beam, then the combinations that give
-/// up least. A reading's log-probability is the sum of its units'.
+/// up least. A reading that states an event twice ([`restates_an_event`])
+/// comes after every reading that does not (among the first
+/// `COMBINATIONS_PER_READING * k` combinations), so it is kept only where
+/// too few others are found. A reading's log-probability is the sum of
+/// its units'.
 fn combine(units: &[Vec<Beam>], query: &[Beam], cfg: &BeamConfig) -> Vec<Beam> {
     let (k, length_alpha) = (cfg.k, cfg.length_alpha);
     let mut parts: Vec<&[Beam]> = units.iter().map(Vec::as_slice).collect();
@@ -197,8 +205,11 @@ fn combine(units: &[Vec<Beam>], query: &[Beam], cfg: &BeamConfig) -> Vec<Beam> {
     let mut seen: HashSet<Vec<usize>> = HashSet::from([first.clone()]);
     let mut frontier = vec![(total(&first), first)];
     let mut out = Vec::new();
+    let mut restating = Vec::new();
     let mut texts = HashSet::new();
-    while out.len() < k && !frontier.is_empty() {
+    let mut looked_at = 0;
+    while out.len() < k && !frontier.is_empty() && looked_at < COMBINATIONS_PER_READING * k {
+        looked_at += 1;
         let best = (0..frontier.len()).max_by(|&a, &b| frontier[a].0.total_cmp(&frontier[b].0)).unwrap_or(0);
         let (_, choice) = frontier.swap_remove(best);
         let texts_chosen: Vec<&str> = choice.iter().zip(&parts).map(|(&i, p)| p[i].text.as_str()).collect();
@@ -207,7 +218,12 @@ fn combine(units: &[Vec<Beam>], query: &[Beam], cfg: &BeamConfig) -> Vec<Beam> {
         if let Some(Ok(ir)) = text.as_deref().map(linear::parse) {
             let text = text.unwrap_or_default();
             if texts.insert(text.clone()) {
-                out.push(Beam { actions: Vec::new(), logprob: logprob(&choice), text, ir });
+                let reading = Beam { actions: Vec::new(), logprob: logprob(&choice), text, ir };
+                if restates_an_event(&reading.ir) {
+                    restating.push(reading);
+                } else {
+                    out.push(reading);
+                }
             }
         }
         for u in 0..choice.len() {
@@ -218,7 +234,26 @@ fn combine(units: &[Vec<Beam>], query: &[Beam], cfg: &BeamConfig) -> Vec<Beam> {
             }
         }
     }
+    let room = k.saturating_sub(out.len());
+    out.extend(restating.into_iter().take(room));
     out
+}
+
+/// Whether a reading states one event twice: two events of one kind with
+/// the same roles and values, as two sentences decoded apart may each
+/// state (the grammar keeps one sentence's facts from it). SARA states an
+/// event once; a group's events and events without roles (`plan e4`,
+/// told apart by the facts naming them) are left alone.
+pub fn restates_an_event(ir: &CaseIr) -> bool {
+    let mut seen = HashSet::new();
+    ir.facts.iter().any(|f| match f {
+        Fact::Event(e) if !e.roles.is_empty() => {
+            let mut roles: Vec<_> = e.roles.iter().map(|(r, t)| (*r, t)).collect();
+            roles.sort_unstable();
+            !seen.insert((e.kind, roles))
+        }
+        _ => false,
+    })
 }
 
 /// The k best readings of a case by models trained on sentence units:
@@ -572,6 +607,23 @@ mod tests {
         assert!(c[0].text.contains("marriage e1") && c[0].text.contains("payment e2 agent = bob purpose = e2"), "{}", c[0].text);
         assert!((c[1].logprob - -0.6).abs() < 1e-9 && (c[2].logprob - -2.2).abs() < 1e-9);
         assert!(c.windows(2).all(|w| w[0].logprob >= w[1].logprob));
+    }
+
+    #[test]
+    fn a_reading_that_states_an_event_twice_comes_last() {
+        let beam = |t: &str, lp: f64| Beam { actions: Vec::new(), logprob: lp, text: t.into(), ir: parse(t).unwrap_or_default() };
+        let one = vec![beam("residence e1 agent=bob patient=bob_s_house\n", -0.1)];
+        let two = vec![beam("residence e1 patient=bob_s_house agent=bob\n", -0.1), beam("residence e1 agent=alice patient=bob_s_house\n", -0.5)];
+        let q = vec![beam("query tax alice 2017\n", 0.0)];
+        let cfg = |k| BeamConfig { k, length_alpha: 0.6, ..Default::default() };
+        let c = combine(&[one.clone(), two.clone()], &q, &cfg(2));
+        assert_eq!(c.len(), 2);
+        assert!(c[0].text.contains("agent = alice"), "Bob's residence is stated once first: {}", c[0].text);
+        assert!(restates_an_event(&c[1].ir), "the better-scored reading that states it twice is kept after: {}", c[1].text);
+        let only = combine(&[one, two[..1].to_vec()], &q, &cfg(2));
+        assert_eq!(only.len(), 1, "where every reading states it twice, one is kept");
+        assert!(!restates_an_event(&parse("plan e1\nplan e2\n").unwrap()), "events without roles are told apart by what names them");
+        assert!(!restates_an_event(&parse("residence e1 agent=bob\nresidence e2 agent=alice\n").unwrap()));
     }
 
     #[test]
