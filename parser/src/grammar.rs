@@ -461,10 +461,7 @@ impl<'a> Expected<'a> {
                 w == "event"
                     || w == "for"
                     || EventKind::from_name(w).is_some()
-                    || (Predicate::parse(w).is_some()
-                        && w != "tax"
-                        && self.signatures.is_none_or(|a| a.contains_key(w))
-                        && origin.is_none_or(|o| applies_cited(w, o.mentions)))
+                    || (Predicate::parse(w).is_some() && w != "tax" && origin.is_none_or(|o| applies_cited(w, o.mentions)))
             }),
             Class::GoalHead { first } => w.is_some_and(|w| {
                 w != "tax"
@@ -658,7 +655,14 @@ pub fn expected<'a>(prefix: &[Token], signatures: Option<&'a Signatures>) -> Exp
         "for" => for_line(&mut c),
         "query" => query_line(&mut c, signatures, &mut exp.goal),
         h if h == "event" || EventKind::from_name(h).is_some() => event_line(&mut c),
-        _ => assertion_line(&mut c, signatures.and_then(|a| a.get(head))),
+        _ => loop {
+            if c.at_end() {
+                break Err(vec![Class::Term(Slot::Any), Class::Newline]);
+            }
+            if let Err(w) = c.term(Slot::Any) {
+                break Err(w);
+            }
+        },
     };
     match wanted {
         Err(mut classes) if !classes.is_empty() => {
@@ -672,31 +676,6 @@ pub fn expected<'a>(prefix: &[Token], signatures: Option<&'a Signatures>) -> Exp
             exp
         }
         _ => Expected::dead(),
-    }
-}
-
-/// A section's assertion: with the solver's signatures, as many
-/// arguments as the rules read the predicate with (derived or stated).
-fn assertion_line(c: &mut Cursor, arities: Option<&Vec<Vec<ArgType>>>) -> Step {
-    let mut args = 0;
-    loop {
-        let more = arities.is_none_or(|a| a.iter().any(|s| s.len() > args));
-        let stop = arities.is_none_or(|a| a.iter().any(|s| s.len() == args));
-        if c.at_end() {
-            let mut w = Vec::new();
-            if more {
-                w.push(Class::Term(Slot::Any));
-            }
-            if stop {
-                w.push(Class::Newline);
-            }
-            return Err(w);
-        }
-        if !more {
-            return dead();
-        }
-        c.term(Slot::Any)?;
-        args += 1;
     }
 }
 
@@ -994,19 +973,6 @@ payment e2 agent =", "e1", None), "an event is no agent");
         assert!(ok("query", "tax", a));
         assert!(!ok("query tax ann 2017\n", "payment", a));
         assert!(expected(&lex("query tax ann 2017\n"), a).allows_end());
-    }
-
-    #[test]
-    fn assertions_take_an_arity_the_rules_read() {
-        let signatures: Signatures = [("s151".to_string(), vec![vec![ArgType::ANY; 5]]), ("s152_b_2".to_string(), vec![vec![ArgType::ANY; 4]])].into();
-        let a = Some(&signatures);
-        assert!(!ok("s151 alice 2000 2017", "\n", a), "three arguments, where the rules read five");
-        assert!(ok("s151 alice 2000 _ _ 2017", "\n", a));
-        assert!(!ok("s151 alice 2000 _ _ 2017", "2018", a), "six are too many");
-        assert!(!ok("for Y in 2017 .. 2018{\ns152_b_2 charlie bob Y", "\n", a));
-        assert!(ok("for Y in 2017 .. 2018{\ns152_b_2 charlie _ bob Y", "\n", a));
-        assert!(!ok("", "s99", a) && ok("", "s151", a), "a section the rules do not know");
-        assert!(ok("s151 alice 2000 2017", "\n", None), "without signatures, any arity");
     }
 
     #[test]
