@@ -8,7 +8,8 @@
 //! names each variable twice or not at all, and with the solver's
 //! signatures it asks known predicates with a right number of arguments,
 //! each of its place's type (names, dates, integers where the rules read
-//! them; a copied year is no amount).
+//! them; a copied year is no amount), a goal with a year's place naming
+//! a year the question mentions.
 
 use crate::mentions::{is_year, Mention, MentionKind};
 use crate::people::is_first_name;
@@ -403,6 +404,21 @@ impl<'a> Expected<'a> {
         self.classes.iter().any(|c| self.class_allows(c, next, Some(origin)))
     }
 
+    /// Whether the query goal the prefix ends in may end: where its
+    /// predicate has a year's place at this arity and the question
+    /// mentions a year, it names one of the question's years ("... for
+    /// the year 2015" asks `s152_d_2_H alice bob 2015 _ _ _`, not
+    /// `s152_d_2_H alice bob _ _ _ _`). So every gold query.
+    fn goal_names_an_asked_year(&self, origin: Option<Origin>) -> bool {
+        let (Some(goal), Some(o)) = (&self.goal, origin) else { return true };
+        let Some(types) = self.signatures.and_then(|a| a.get(&goal.pred)).and_then(|a| a.iter().find(|t| t.len() == goal.place)) else { return true };
+        if !types.iter().any(|t| *t == ArgType::YEAR || *t == ArgType::INT) {
+            return true;
+        }
+        let mut asked = o.mentions.iter().filter(|m| m.in_question && year_like(m)).map(|m| &m.value).peekable();
+        asked.peek().is_none() || asked.any(|y| goal.values.iter().any(|(_, v)| v == y))
+    }
+
     /// An event id, numbered at most one past those seen.
     fn fresh_enough(&self, s: &str) -> bool {
         event_number(s).is_none_or(|n| n <= self.max_id + 1)
@@ -422,8 +438,8 @@ impl<'a> Expected<'a> {
             _ => None,
         };
         match class {
-            Class::Newline => sym == Some("\n"),
-            Class::Word(x) => w == Some(*x),
+            Class::Newline => sym == Some("\n") && self.goal_names_an_asked_year(origin),
+            Class::Word(x) => w == Some(*x) && (*x != "&" || self.goal_names_an_asked_year(origin)),
             Class::Value(slot) => matches!(next, Token::Value(v) if self.value_allowed(v, *slot, origin)),
             Class::RangeEnd(from) => matches!(next, Token::Value(Value::Int(to)) if to >= from),
             Class::Term(slot) => {
@@ -973,6 +989,25 @@ payment e2 agent =", "e1", None), "an event is no agent");
         assert!(ok("query", "tax", a));
         assert!(!ok("query tax ann 2017\n", "payment", a));
         assert!(expected(&lex("query tax ann 2017\n"), a).allows_end());
+    }
+
+    #[test]
+    fn a_goal_with_a_years_place_names_the_questions_year() {
+        let (name, year, date) = (ArgType::NAME, ArgType::YEAR, ArgType::DATE);
+        let signatures: Signatures = [("s152_d_2_H".to_string(), vec![vec![name, name, year, name, date, date]]), ("s3306_c_11".to_string(), vec![vec![ArgType::EVENT, name, name]])].into();
+        let a = Some(&signatures);
+        let m = |y: i64, in_question| Mention { value: Value::Int(y), start: 0, end: 4, kind: MentionKind::Year, others: Vec::new(), in_question };
+        let ends = |prefix: &str, mentions: &[Mention]| {
+            let exp = expected(&lex(prefix), a);
+            (exp.allows_from(&Token::Sym("\n".into()), mentions, None), exp.allows_from(&Token::Sym("&".into()), mentions, None))
+        };
+        let asked = [m(2014, false), m(2015, true)];
+        assert_eq!(ends("query s152_d_2_H alice bob _ _ _ _", &asked), (false, false), "the question's 2015 is left out");
+        assert_eq!(ends("query s152_d_2_H alice bob 2014 _ _ _", &asked), (false, false), "a year of the text only");
+        assert_eq!(ends("query s152_d_2_H alice bob 2015 _ _ _", &asked), (true, true));
+        assert_eq!(ends("query s152_d_2_H alice bob _ _ _ _", &[m(2015, false)]), (true, true), "the question names no year");
+        assert_eq!(ends("query s3306_c_11 e1 _ _", &asked), (true, true), "no year's place");
+        assert!(ok("query s152_d_2_H alice bob _ _ _ _", "\n", a), "without mentions, as before");
     }
 
     #[test]
