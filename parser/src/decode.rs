@@ -13,7 +13,7 @@ use tch::{Kind, Tensor};
 
 /// Changes whenever decoding may give other beams (cached beams of an older
 /// version are not reused).
-pub const VERSION: u32 = 26;
+pub const VERSION: u32 = 27;
 
 /// One finished hypothesis.
 #[derive(Debug, Clone)]
@@ -57,6 +57,10 @@ pub struct BeamConfig {
     pub stated_penalty: f64,
     /// Which beams lose it.
     pub stated_scope: StatedScope,
+    /// A query goal with a year's place names a year the question
+    /// mentions ([`crate::grammar::Expected::asked_year`]); where no beam
+    /// can, the search runs again without it.
+    pub asked_year: bool,
 }
 
 /// Which finished beams lose [`BeamConfig::stated_penalty`].
@@ -74,7 +78,7 @@ pub enum StatedScope {
 
 impl Default for BeamConfig {
     fn default() -> Self {
-        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole, query_names_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0, stated_scope: StatedScope::default() }
+        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole, query_names_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0, stated_scope: StatedScope::default(), asked_year: true }
     }
 }
 
@@ -175,6 +179,14 @@ pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Me
 /// names the actions; a token only another member knows is never chosen).
 /// One member gives exactly [`beam_search`]'s beams.
 pub fn ensemble_search(members: &[Member], mentions: &[Mention], cfg: BeamConfig) -> Vec<Beam> {
+    let beams = search(members, mentions, &cfg);
+    if beams.is_empty() && cfg.asked_year && cfg.part != Part::Facts {
+        return search(members, mentions, &BeamConfig { asked_year: false, ..cfg });
+    }
+    beams
+}
+
+fn search(members: &[Member], mentions: &[Mention], cfg: &BeamConfig) -> Vec<Beam> {
     let Some(lead) = members.first() else { return Vec::new() };
     let (model, enc, vocab) = (lead.model, lead.enc, lead.vocab);
     let device = enc.states.device();
@@ -207,7 +219,7 @@ pub fn ensemble_search(members: &[Member], mentions: &[Mention], cfg: BeamConfig
             let mut cands: Vec<(f64, usize, i64, Token)> = Vec::new();
             for (b, (actions, prefix, lp)) in live.iter().enumerate() {
                 let row = &logp[b * width..(b + 1) * width];
-                let grammar = expected_part(prefix, cfg.signatures.as_deref(), cfg.part).names_from_question(cfg.query_names_from_question).distinct_values(cfg.shared_places.as_deref());
+                let grammar = expected_part(prefix, cfg.signatures.as_deref(), cfg.part).names_from_question(cfg.query_names_from_question).distinct_values(cfg.shared_places.as_deref()).asked_year(cfg.asked_year);
                 let mut order: Vec<usize> = (0..width).collect();
                 order.sort_by(|&x, &y| row[y].total_cmp(&row[x]));
                 let mut taken = 0;

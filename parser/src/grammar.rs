@@ -140,6 +140,9 @@ pub struct Expected<'a> {
     /// A goal gives a value once, but where a rule shares the places
     /// ([`Expected::distinct_values`]).
     shared: Option<&'a SharedPlaces>,
+    /// A goal with a year's place names a year the question mentions
+    /// ([`Expected::asked_year`]; on unless turned off).
+    asked_year_off: bool,
 }
 
 fn word(t: &Token) -> Option<&str> {
@@ -404,13 +407,20 @@ impl<'a> Expected<'a> {
         self.classes.iter().any(|c| self.class_allows(c, next, Some(origin)))
     }
 
-    /// Whether the query goal the prefix ends in may end: where its
-    /// predicate has a year's place at this arity and the question
-    /// mentions a year, it names one of the question's years ("... for
-    /// the year 2015" asks `s152_d_2_H alice bob 2015 _ _ _`, not
-    /// `s152_d_2_H alice bob _ _ _ _`). So every gold query.
+    /// With `on` (the default), a query goal whose predicate has a year's
+    /// place at its arity names a year the question mentions, if it
+    /// mentions one ("... for the year 2015" asks `s152_d_2_H alice bob
+    /// 2015 _ _ _`, not `s152_d_2_H alice bob _ _ _ _`), as every gold
+    /// query does.
+    pub fn asked_year(mut self, on: bool) -> Self {
+        self.asked_year_off = !on;
+        self
+    }
+
+    /// Whether the query goal the prefix ends in may end, by
+    /// [`Expected::asked_year`].
     fn goal_names_an_asked_year(&self, origin: Option<Origin>) -> bool {
-        let (Some(goal), Some(o)) = (&self.goal, origin) else { return true };
+        let (Some(goal), Some(o), false) = (&self.goal, origin, self.asked_year_off) else { return true };
         let Some(types) = self.signatures.and_then(|a| a.get(&goal.pred)).and_then(|a| a.iter().find(|t| t.len() == goal.place)) else { return true };
         if !types.iter().any(|t| *t == ArgType::YEAR || *t == ArgType::INT) {
             return true;
@@ -1008,6 +1018,8 @@ payment e2 agent =", "e1", None), "an event is no agent");
         assert_eq!(ends("query s152_d_2_H alice bob _ _ _ _", &[m(2015, false)]), (true, true), "the question names no year");
         assert_eq!(ends("query s3306_c_11 e1 _ _", &asked), (true, true), "no year's place");
         assert!(ok("query s152_d_2_H alice bob _ _ _ _", "\n", a), "without mentions, as before");
+        let off = expected(&lex("query s152_d_2_H alice bob _ _ _ _"), a).asked_year(false);
+        assert!(off.allows_from(&Token::Sym("\n".into()), &asked, None), "turned off");
     }
 
     #[test]
