@@ -429,6 +429,21 @@ impl<'a> Expected<'a> {
         asked.peek().is_none() || asked.any(|y| goal.values.iter().any(|(_, v)| v == y))
     }
 
+    /// The question's years, where the query goal's next place is the last
+    /// year's place it can have and none of them is named yet: without
+    /// one there, [`Expected::asked_year`] would leave the goal no end.
+    fn year_due_here<'m>(&self, origin: Option<Origin<'m>>) -> Option<Vec<&'m Value>> {
+        let (Some(goal), Some(o), false) = (&self.goal, origin, self.asked_year_off) else { return None };
+        let asked: Vec<&Value> = o.mentions.iter().filter(|m| m.in_question && year_like(m)).map(|m| &m.value).collect();
+        if asked.is_empty() || goal.values.iter().any(|(_, v)| asked.contains(&v)) {
+            return None;
+        }
+        let is_year = |t: &ArgType| *t == ArgType::YEAR || *t == ArgType::INT;
+        let longer: Vec<&Vec<ArgType>> = self.signatures?.get(&goal.pred)?.iter().filter(|t| t.len() > goal.place).collect();
+        let due = !longer.is_empty() && longer.iter().all(|t| is_year(&t[goal.place]) && !t[goal.place + 1..].iter().any(is_year));
+        due.then_some(asked)
+    }
+
     /// An event id, numbered at most one past those seen.
     fn fresh_enough(&self, s: &str) -> bool {
         event_number(s).is_none_or(|n| n <= self.max_id + 1)
@@ -452,6 +467,7 @@ impl<'a> Expected<'a> {
             Class::Word(x) => w == Some(*x) && (*x != "&" || self.goal_names_an_asked_year(origin)),
             Class::Value(slot) => matches!(next, Token::Value(v) if self.value_allowed(v, *slot, origin)),
             Class::RangeEnd(from) => matches!(next, Token::Value(Value::Int(to)) if to >= from),
+            Class::Term(_) if self.year_due_here(origin).is_some_and(|asked| !matches!(next, Token::Value(v) if asked.contains(&v))) => false,
             Class::Term(slot) => {
                 if let Token::Value(v) = next {
                     return self.value_allowed(v, *slot, origin);
@@ -1018,6 +1034,11 @@ payment e2 agent =", "e1", None), "an event is no agent");
         assert_eq!(ends("query s152_d_2_H alice bob _ _ _ _", &[m(2015, false)]), (true, true), "the question names no year");
         assert_eq!(ends("query s3306_c_11 e1 _ _", &asked), (true, true), "no year's place");
         assert!(ok("query s152_d_2_H alice bob _ _ _ _", "\n", a), "without mentions, as before");
+        let place = expected(&lex("query s152_d_2_H alice bob"), a);
+        assert!(!place.allows_from(&Token::Sym("_".into()), &asked, None), "the last year's place: the year is due");
+        assert!(!place.allows_from(&lex("2014").remove(0), &asked, Some(0)), "the question's year, not the text's");
+        assert!(place.allows_from(&lex("2015").remove(0), &asked, Some(1)));
+        assert!(expected(&lex("query s152_d_2_H alice"), a).allows_from(&Token::Sym("_".into()), &asked, None), "not a year's place");
         let off = expected(&lex("query s152_d_2_H alice bob _ _ _ _"), a).asked_year(false);
         assert!(off.allows_from(&Token::Sym("\n".into()), &asked, None), "turned off");
     }
