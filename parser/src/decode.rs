@@ -177,7 +177,9 @@ pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Me
 /// [`beam_search`] over several models at once: each next action's
 /// probability is the mean of the members' (the first member's vocabulary
 /// names the actions; a token only another member knows is never chosen).
-/// One member gives exactly [`beam_search`]'s beams.
+/// One member gives exactly [`beam_search`]'s beams. A query that no
+/// beam can end under [`BeamConfig::asked_year`] is searched again
+/// without it.
 pub fn ensemble_search(members: &[Member], mentions: &[Mention], cfg: BeamConfig) -> Vec<Beam> {
     let beams = search(members, mentions, &cfg);
     if beams.is_empty() && cfg.asked_year && cfg.part != Part::Facts {
@@ -186,6 +188,7 @@ pub fn ensemble_search(members: &[Member], mentions: &[Mention], cfg: BeamConfig
     beams
 }
 
+/// One constrained search, as [`ensemble_search`] describes it.
 fn search(members: &[Member], mentions: &[Mention], cfg: &BeamConfig) -> Vec<Beam> {
     let Some(lead) = members.first() else { return Vec::new() };
     let (model, enc, vocab) = (lead.model, lead.enc, lead.vocab);
