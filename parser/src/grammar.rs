@@ -38,6 +38,15 @@ struct GoalAt {
     values: Vec<(usize, Value)>,
 }
 
+impl GoalAt {
+    /// Whether the goal's places so far name one of `years`; true where
+    /// there are none to name (a question without a year).
+    fn names_one_of<'v>(&self, years: impl Iterator<Item = &'v Value>) -> bool {
+        let mut years = years.peekable();
+        years.peek().is_none() || years.any(|y| self.values.iter().any(|(_, v)| v == y))
+    }
+}
+
 /// What a term position accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Slot {
@@ -198,6 +207,16 @@ fn year_like(m: &Mention) -> bool {
     matches!(m.value, Value::Int(y) if is_year(y)) && !matches!(m.kind, MentionKind::Amount | MentionKind::Horizon)
 }
 
+/// The years the question mentions.
+fn asked_years(mentions: &[Mention]) -> impl Iterator<Item = &Value> {
+    mentions.iter().filter(|m| m.in_question && year_like(m)).map(|m| &m.value)
+}
+
+/// A place the rules read a year (or an integer) in.
+fn is_year_place(t: &ArgType) -> bool {
+    *t == ArgType::YEAR || *t == ArgType::INT
+}
+
 /// The sections the question cites.
 fn cited(mentions: &[Mention]) -> impl Iterator<Item = &str> {
     mentions.iter().filter(|m| m.in_question).filter_map(Mention::citation)
@@ -320,7 +339,7 @@ fn origin_fits(origin: Option<Origin>, slot: Slot) -> bool {
     let Some(o) = origin else { return true };
     match (slot, o.copy) {
         (Slot::TaxYear, copy) => {
-            let asked = o.mentions.iter().any(|x| x.in_question && year_like(x));
+            let asked = asked_years(o.mentions).next().is_some();
             copy.map_or(!asked, |m| year_like(m) && (m.in_question || !asked))
         }
         (Slot::Amount, Some(m)) => !m.kind.is_calendar(),
@@ -422,26 +441,20 @@ impl<'a> Expected<'a> {
     fn goal_names_an_asked_year(&self, origin: Option<Origin>) -> bool {
         let (Some(goal), Some(o), false) = (&self.goal, origin, self.asked_year_off) else { return true };
         let Some(types) = self.signatures.and_then(|a| a.get(&goal.pred)).and_then(|a| a.iter().find(|t| t.len() == goal.place)) else { return true };
-        if !types.iter().any(|t| *t == ArgType::YEAR || *t == ArgType::INT) {
-            return true;
-        }
-        let mut asked = o.mentions.iter().filter(|m| m.in_question && year_like(m)).map(|m| &m.value).peekable();
-        asked.peek().is_none() || asked.any(|y| goal.values.iter().any(|(_, v)| v == y))
+        !types.iter().any(is_year_place) || goal.names_one_of(asked_years(o.mentions))
     }
 
-    /// The question's years, where the query goal's next place is the last
-    /// year's place it can have and none of them is named yet: without
-    /// one there, [`Expected::asked_year`] would leave the goal no end.
-    fn year_due_here<'m>(&self, origin: Option<Origin<'m>>) -> Option<Vec<&'m Value>> {
-        let (Some(goal), Some(o), false) = (&self.goal, origin, self.asked_year_off) else { return None };
-        let asked: Vec<&Value> = o.mentions.iter().filter(|m| m.in_question && year_like(m)).map(|m| &m.value).collect();
-        if asked.is_empty() || goal.values.iter().any(|(_, v)| asked.contains(&v)) {
-            return None;
-        }
-        let is_year = |t: &ArgType| *t == ArgType::YEAR || *t == ArgType::INT;
-        let longer: Vec<&Vec<ArgType>> = self.signatures?.get(&goal.pred)?.iter().filter(|t| t.len() > goal.place).collect();
-        let due = !longer.is_empty() && longer.iter().all(|t| is_year(&t[goal.place]) && !t[goal.place + 1..].iter().any(is_year));
-        due.then_some(asked)
+    /// Whether `next` may not fill the query goal's next place because a
+    /// year the question mentions is due there: it is the last year's
+    /// place the goal can have (in every arity still open) and none of
+    /// those years is named yet, so without one [`Expected::asked_year`]
+    /// would leave the goal no end.
+    fn year_due_refuses(&self, next: &Token, origin: Option<Origin>) -> bool {
+        let (Some(goal), Some(o), false) = (&self.goal, origin, self.asked_year_off) else { return false };
+        let Some(arities) = self.signatures.and_then(|a| a.get(&goal.pred)) else { return false };
+        let mut longer = arities.iter().filter(|t| t.len() > goal.place).peekable();
+        let due = longer.peek().is_some() && longer.all(|t| is_year_place(&t[goal.place]) && !t[goal.place + 1..].iter().any(is_year_place));
+        due && !goal.names_one_of(asked_years(o.mentions)) && !matches!(next, Token::Value(v) if asked_years(o.mentions).any(|y| y == v))
     }
 
     /// An event id, numbered at most one past those seen.
@@ -467,7 +480,7 @@ impl<'a> Expected<'a> {
             Class::Word(x) => w == Some(*x) && (*x != "&" || self.goal_names_an_asked_year(origin)),
             Class::Value(slot) => matches!(next, Token::Value(v) if self.value_allowed(v, *slot, origin)),
             Class::RangeEnd(from) => matches!(next, Token::Value(Value::Int(to)) if to >= from),
-            Class::Term(_) if self.year_due_here(origin).is_some_and(|asked| !matches!(next, Token::Value(v) if asked.contains(&v))) => false,
+            Class::Term(_) if self.year_due_refuses(next, origin) => false,
             Class::Term(slot) => {
                 if let Token::Value(v) = next {
                     return self.value_allowed(v, *slot, origin);
