@@ -13,7 +13,7 @@ use tch::{Kind, Tensor};
 
 /// Changes whenever decoding may give other beams (cached beams of an older
 /// version are not reused).
-pub const VERSION: u32 = 28;
+pub const VERSION: u32 = 29;
 
 /// One finished hypothesis.
 #[derive(Debug, Clone)]

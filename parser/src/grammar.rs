@@ -152,6 +152,8 @@ pub struct Expected<'a> {
     /// A goal with a year's place names a year the question mentions
     /// ([`Expected::asked_year`]; on unless turned off).
     asked_year_off: bool,
+    /// Inside the query line: the predicates its goals ask so far.
+    heads: Vec<String>,
 }
 
 fn word(t: &Token) -> Option<&str> {
@@ -235,6 +237,19 @@ fn cited_or_above(pred: &str, first: bool, mentions: &[Mention]) -> bool {
     }
     let Some(pred) = SectionId::parse(pred) else { return !first };
     cited.any(|c| SectionId::parse(c).is_some_and(|c| c.is_within(&pred)))
+}
+
+/// The section a question citing `cited` asks: the cited one, or the
+/// nearest above it that the rules define (`s151_d_5` for "section
+/// 151(d)(5)(A)"); `None` where they define none of them.
+fn nearest_defined<'s>(cited: &'s str, signatures: &Signatures) -> Option<&'s str> {
+    let mut section = cited;
+    loop {
+        if signatures.contains_key(section) {
+            return Some(section);
+        }
+        section = &section[..section.rfind('_')?];
+    }
 }
 
 /// What the decoder knows of a candidate token: the case's mentions, and
@@ -436,6 +451,17 @@ impl<'a> Expected<'a> {
         self
     }
 
+    /// Whether the query may end: one of its goals asks, for a section
+    /// the question cites, the nearest the rules define
+    /// ([`nearest_defined`]), as all 276 citing gold queries do; where
+    /// the first climbs higher (`s151` for "section 151(d)(5)(A)"), a
+    /// later goal still can.
+    fn asks_a_cited_section(&self, origin: Option<Origin>) -> bool {
+        let (Some(signatures), Some(o), true) = (self.signatures, origin, self.in_query) else { return true };
+        let mut asked = cited(o.mentions).filter_map(|c| nearest_defined(c, signatures)).peekable();
+        asked.peek().is_none() || asked.any(|s| self.heads.iter().any(|h| h == s))
+    }
+
     /// Whether the query goal the prefix ends in may end, by
     /// [`Expected::asked_year`].
     fn goal_names_an_asked_year(&self, origin: Option<Origin>) -> bool {
@@ -476,7 +502,7 @@ impl<'a> Expected<'a> {
             _ => None,
         };
         match class {
-            Class::Newline => sym == Some("\n") && self.goal_names_an_asked_year(origin),
+            Class::Newline => sym == Some("\n") && self.goal_names_an_asked_year(origin) && self.asks_a_cited_section(origin),
             Class::Word(x) => w == Some(*x) && (*x != "&" || self.goal_names_an_asked_year(origin)),
             Class::Value(slot) => matches!(next, Token::Value(v) if self.value_allowed(v, *slot, origin)),
             Class::RangeEnd(from) => matches!(next, Token::Value(Value::Int(to)) if to >= from),
@@ -703,6 +729,9 @@ pub fn expected<'a>(prefix: &[Token], signatures: Option<&'a Signatures>) -> Exp
     if head == "query" {
         exp.any_var = true;
         exp.in_query = true;
+        // A goal's head opens the line and follows each `&`.
+        let starts = std::iter::once(1).chain(line.iter().enumerate().filter(|(_, t)| word(t) == Some("&")).map(|(i, _)| i + 1));
+        exp.heads = starts.filter_map(|i| line.get(i).and_then(word)).map(String::from).collect();
     }
     let mut c = Cursor { toks: &line[1..], pos: 0 };
     let wanted = match head {
@@ -997,6 +1026,21 @@ payment e2 agent =", "e1", None), "an event is no agent");
         assert!(second.allows_from(&Token::Sym("gross_income".into()), &question, None), "later goals may be auxiliary");
         let free = [cite("s151_d_5_A", false)];
         assert!(asks("s3306_c_10_A", &free) && asks("tax", &free) && asks("gross_income", &free), "a citation of the text only leaves the query free");
+    }
+
+    #[test]
+    fn the_query_ends_once_a_goal_asks_the_nearest_defined_section_to_the_cited_one() {
+        let signatures: Signatures = [("s151", 2), ("s151_d_5", 2), ("s3306_c_10_A", 1), ("s3306_c_10_A_i", 1)].map(|(p, n)| (p.to_string(), vec![vec![ArgType::ANY; n]])).into();
+        let cite = |p: &str| [Mention { value: Value::Name(p.into()), start: 0, end: 1, kind: MentionKind::Citation, others: Vec::new(), in_question: true }];
+        let ends = |prefix: &str, ms: &[Mention]| expected(&lex(prefix), Some(&signatures)).allows_from(&Token::Sym("\n".into()), ms, None);
+        let undefined = cite("s151_d_5_A");
+        assert!(ends("query s151_d_5 2000 2018", &undefined), "the nearest the rules define");
+        assert!(!ends("query s151 alice 2000", &undefined), "a section further above");
+        assert!(ends("query s151 alice 2000 & s151_d_5 2000 2018", &undefined), "a later goal asks it");
+        assert!(expected(&lex("query s151 alice 2000"), Some(&signatures)).allows_from(&Token::Sym("&".into()), &undefined, None), "so the query still has an end");
+        let defined = cite("s3306_c_10_A_i");
+        assert!(!ends("query s3306_c_10_A e1", &defined) && ends("query s3306_c_10_A e1 & s3306_c_10_A_i alice", &defined));
+        assert!(ends("query s151 alice 2000", &cite("s152_a")), "a section the rules do not define asks nothing of it");
     }
 
     #[test]
