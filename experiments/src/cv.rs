@@ -40,7 +40,7 @@ pub fn run(data: &Dataset, k: usize, config: &Path, out: &Path, beam: usize) -> 
         if !dir.join("complete").is_file() {
             let resume = dir.join("last.safetensors").is_file();
             let mut quiet = |_: &lexlog_parser::train::Progress| {};
-            lexlog_parser::train::train(&cfg, train, &crate::parser_cmd::statute_ids(data), Some(crate::joint::query_signatures(&solver)), &lexlog_parser::source::minilm_dir()?, &dir, resume, device, &mut quiet)?;
+            lexlog_parser::train::train(&cfg, train, &crate::parser_cmd::statute_ids(data), Some(&crate::joint::query_schema(&solver)), &lexlog_parser::source::minilm_dir()?, &dir, resume, device, &mut quiet)?;
         }
         let held: Vec<&Case> = data.cases.iter().filter(|c| fold_of[&c.id] == fold).collect();
         let beams = beams_for(&held, &dir, beam, &format!("fold{fold}"), &solver)?;

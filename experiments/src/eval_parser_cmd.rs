@@ -196,6 +196,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let signatures = crate::joint::query_signatures(&solver);
     let shared_places = (!args.repeated_names).then(|| crate::joint::query_shared_places(&solver));
     let event_slots = (!args.keep_query_events).then(|| crate::joint::query_event_slots(&solver));
+    let places = std::sync::Arc::new(solver.query_place_names());
     let mut saved = match &args.save_beams {
         Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?)),
         None => None,
@@ -218,7 +219,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let mut by_predicate: BTreeMap<String, Vec<Counts>> = BTreeMap::new();
     for case in &cases {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
-        let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, query_names_from_question: args.query_names == QueryNames::Question, event_slots: event_slots.clone(), shared_places: shared_places.clone(), stated_penalty: args.stated_penalty, stated_scope: args.stated_scope.into(), ..Default::default() };
+        let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, query_names_from_question: args.query_names == QueryNames::Question, event_slots: event_slots.clone(), shared_places: shared_places.clone(), stated_penalty: args.stated_penalty, stated_scope: args.stated_scope.into(), places: Some(places.clone()), ..Default::default() };
         let beams = crate::joint::decode_case(&models, &case.text, &case.question, &cfg, !args.common.keep_names)?;
         let counts: Vec<_> = beams.iter().map(|b| compare(&b.ir, &gold)).collect();
         let c = counts.first().copied().unwrap_or_else(|| compare(&lexlog_data::CaseIr::default(), &gold));

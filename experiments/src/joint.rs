@@ -27,6 +27,12 @@ pub fn query_signatures(solver: &Solver) -> std::sync::Arc<lexlog_parser::gramma
     std::sync::Arc::new(solver.query_signatures())
 }
 
+/// The query predicates' signatures and documented places, for training
+/// and decoding a model that reads the query's schema.
+pub fn query_schema(solver: &Solver) -> lexlog_parser::schema::QuerySchema {
+    lexlog_parser::schema::QuerySchema { signatures: query_signatures(solver), places: std::sync::Arc::new(solver.query_place_names()) }
+}
+
 /// The event kinds of the query predicates' places, for checking a
 /// joined query's event arguments against its facts.
 pub fn query_event_slots(solver: &Solver) -> std::sync::Arc<lexlog_parser::query_events::EventSlots> {
@@ -100,9 +106,10 @@ pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf
     let signatures = query_signatures(solver);
     let event_slots = query_event_slots(solver);
     let shared_places = query_shared_places(solver);
+    let places = std::sync::Arc::new(solver.query_place_names());
     let mut w = std::io::BufWriter::new(std::fs::File::create(&cache).with_context(|| format!("creating {}", cache.display()))?);
     for case in cases {
-        let cfg = BeamConfig { k, signatures: Some(signatures.clone()), event_slots: Some(event_slots.clone()), shared_places: Some(shared_places.clone()), ..Default::default() };
+        let cfg = BeamConfig { k, signatures: Some(signatures.clone()), event_slots: Some(event_slots.clone()), shared_places: Some(shared_places.clone()), places: Some(places.clone()), ..Default::default() };
         let beams: Vec<Beam> = decode_case(&models, &case.text, &case.question, &cfg, stand_ins)?
             .into_iter()
             .map(|b| Beam { text: b.text, logprob: b.logprob })

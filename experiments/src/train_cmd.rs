@@ -82,7 +82,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         &cfg,
         train,
         &crate::parser_cmd::statute_ids(&data),
-        Some(crate::joint::query_signatures(&lexlog_solver::Solver::new()?)),
+        Some(&crate::joint::query_schema(&lexlog_solver::Solver::new()?)),
         &minilm_dir()?,
         &args.out,
         args.resume,

@@ -166,6 +166,10 @@ pub struct TrainConfig {
     /// What the dev set holds out together.
     #[serde(default)]
     pub dev_groups: DevGroups,
+    /// The question's unit also reads the places of the section it cites,
+    /// as the rules document them ([`crate::schema`]; marked sentences only).
+    #[serde(default)]
+    pub schema_hint: bool,
 }
 
 /// The units the dev set is drawn in.

@@ -7,6 +7,7 @@ use crate::grammar::{expected_part, Part, SharedPlaces, Signatures};
 use crate::target::{render, Token, Vocab, BOS, EOS, PAD, UNK};
 use crate::mentions::{Mention, MentionKind};
 use crate::query_events::EventSlots;
+use crate::schema::PlaceNames;
 use lexlog_data::{linear, CaseIr, Value};
 use std::sync::Arc;
 use tch::{Kind, Tensor};
@@ -61,6 +62,10 @@ pub struct BeamConfig {
     /// mentions ([`crate::grammar::Expected::asked_year`]); where no beam
     /// can, the search runs again without it.
     pub asked_year: bool,
+    /// The places the rules document for each query predicate: a model
+    /// trained with `schema_hint` reads them after the question
+    /// ([`crate::schema`]).
+    pub places: Option<Arc<PlaceNames>>,
 }
 
 /// Which finished beams lose [`BeamConfig::stated_penalty`].
@@ -78,7 +83,7 @@ pub enum StatedScope {
 
 impl Default for BeamConfig {
     fn default() -> Self {
-        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole, query_names_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0, stated_scope: StatedScope::default(), asked_year: true }
+        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole, query_names_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0, stated_scope: StatedScope::default(), asked_year: true, places: None }
     }
 }
 

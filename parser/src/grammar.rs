@@ -242,7 +242,7 @@ fn cited_or_above(pred: &str, first: bool, mentions: &[Mention]) -> bool {
 /// The section a question citing `cited` asks: the cited one, or the
 /// nearest above it that the rules define (`s151_d_5` for "section
 /// 151(d)(5)(A)"); `None` where they define none of them.
-fn nearest_defined<'s>(cited: &'s str, signatures: &Signatures) -> Option<&'s str> {
+pub(crate) fn nearest_defined<'s>(cited: &'s str, signatures: &Signatures) -> Option<&'s str> {
     let mut section = cited;
     loop {
         if signatures.contains_key(section) {

@@ -14,6 +14,7 @@ pub mod grammar;
 pub mod mentions;
 pub mod model;
 pub mod people;
+pub mod schema;
 pub mod query_events;
 pub mod sentences;
 pub mod since;

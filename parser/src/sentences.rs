@@ -280,9 +280,22 @@ fn decode_marked(ts: &[&Trained], text: &str, question: &str, cfg: &BeamConfig) 
     let mut parts: Vec<((usize, usize), Part)> = split(text).into_iter().map(|r| (r, Part::Facts)).collect();
     parts.push((question_range(text, &source), Part::Query));
     let mentions: Vec<Vec<Mention>> = parts.iter().map(|&(range, _)| focused(all.clone(), range)).collect();
-    let sources = parts.iter().zip(&mentions).map(|(&(range, _), ms)| lead.tokenizer.encode(&source, ms, Some(range))).collect::<Result<Vec<_>, _>>()?;
-    let refs: Vec<&crate::source::Source> = sources.iter().collect();
     let q = parts.len() - 1;
+    let query_source = if lead.meta.train.schema_hint {
+        let (Some(signatures), Some(places)) = (&cfg.signatures, &cfg.places) else {
+            return Err(ParserError::Config("a model trained with schema_hint decodes with the solver's query signatures and places".into()));
+        };
+        crate::schema::QuerySchema { signatures: signatures.clone(), places: places.clone() }.hinted(&source, &mentions[q])
+    } else {
+        source.clone()
+    };
+    let sources = parts
+        .iter()
+        .zip(&mentions)
+        .enumerate()
+        .map(|(i, (&(range, _), ms))| lead.tokenizer.encode(if i == q { &query_source } else { &source }, ms, Some(range)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let refs: Vec<&crate::source::Source> = sources.iter().collect();
     // The facts' weights encode the question too unless a query checkpoint does.
     let encoded: Vec<_> = ts.iter().map(|t| tch::no_grad(|| t.model.encode(if t.query_model.is_some() { &refs[..q] } else { &refs }, t.device, false))).collect();
     let select = |t: &Trained, enc: &crate::model::Encoded, i: usize| enc.select(&tch::Tensor::from_slice(&[i as i64]).to(t.device));
@@ -318,6 +331,9 @@ pub fn decode_ensemble(ts: &[&Trained], text: &str, question: &str, cfg: &BeamCo
     let unit = lead.meta.train.unit;
     if ts.iter().any(|t| t.meta.train.unit != unit) {
         return Err(ParserError::Config("an ensemble's models must share their training unit (sentence or case)".into()));
+    }
+    if ts.iter().any(|t| t.meta.train.schema_hint != lead.meta.train.schema_hint) {
+        return Err(ParserError::Config("an ensemble's models must all read the query schema (schema_hint) or none".into()));
     }
     match unit {
         Unit::Sentence => decode_by_sentence(ts, text, question, cfg),

@@ -29,7 +29,7 @@ pub struct StepTiming {
 /// Takes `warmup` then `steps` training steps of `cfg` on `train_examples`
 /// (the train split) and times the latter.
 pub fn time_steps(cfg: &TrainConfig, train_examples: Vec<Example>, extra_vocab: &[String], tokenizer_dir: &Path, warmup: usize, steps: usize, device: Device) -> Result<StepTiming, ParserError> {
-    let Run { data, vs, model, .. } = start_run(cfg, train_examples, extra_vocab, tokenizer_dir, device)?;
+    let Run { data, vs, model, .. } = start_run(cfg, train_examples, extra_vocab, tokenizer_dir, None, device)?;
     let mut opt = optimizer(cfg, &vs)?;
     let total_steps = total_steps(cfg, &data.train);
     let epoch = epoch_batches(cfg, &data.train, 0);

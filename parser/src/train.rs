@@ -4,12 +4,13 @@
 //! vocabulary, metrics) that `--resume` continues from. Sentence units also
 //! keep the checkpoint their dev query units choose ([`QUERY_WEIGHTS`]).
 
-use crate::config::{DevGroups, ModelConfig, TrainConfig};
+use crate::config::{DevGroups, ModelConfig, TrainConfig, Unit};
 use crate::decode::{beam_search, BeamConfig};
 use crate::error::ParserError;
 use crate::example::Example;
 use crate::grammar::{Part, Signatures};
 use crate::model::Seq2Seq;
+use crate::schema::QuerySchema;
 use crate::sentences::QUERY_UNIT;
 use crate::source::{Source, SourceTokenizer};
 use crate::target::{Action, Vocab, BOS, PAD};
@@ -347,7 +348,9 @@ pub struct RunData {
 
 /// The units `cfg` trains on, from the train split's `train_examples`
 /// (the dev set drawn by the config's seed; held-out cases left out).
-pub fn run_data(cfg: &TrainConfig, train_examples: Vec<Example>, extra_vocab: &[String], tokenizer_dir: &Path) -> Result<RunData, ParserError> {
+/// With `cfg.schema_hint`, each query unit's source also reads `schema`'s
+/// places for the section its question cites.
+pub fn run_data(cfg: &TrainConfig, train_examples: Vec<Example>, extra_vocab: &[String], tokenizer_dir: &Path, schema: Option<&QuerySchema>) -> Result<RunData, ParserError> {
     let (train_set, dev_set) = split_dev(without_held_out(train_examples, &cfg.held_out), cfg.dev_fraction, cfg.seed, cfg.dev_groups);
     let mut train_set = if cfg.augment { crate::augment::augment(train_set, cfg.seed, crate::augment::Moves { years: cfg.augment_years, percentages: cfg.augment_percentages }) } else { train_set };
     let since = if cfg.augment_since { crate::since::since_units(&train_set, cfg.unit, cfg.seed) } else { Vec::new() };
@@ -357,7 +360,16 @@ pub fn run_data(cfg: &TrainConfig, train_examples: Vec<Example>, extra_vocab: &[
         train_set.extend(combined);
     }
     // Sentence units after the dev split: a case's sentences stay together.
-    let (mut train_set, dev_set) = (crate::sentences::units_for(&train_set, cfg.unit), crate::sentences::units_for(&dev_set, cfg.unit));
+    let (mut train_set, mut dev_set) = (crate::sentences::units_for(&train_set, cfg.unit), crate::sentences::units_for(&dev_set, cfg.unit));
+    if cfg.schema_hint {
+        let schema = schema.ok_or_else(|| ParserError::Config("schema_hint needs the solver's query schema".into()))?;
+        if cfg.unit != Unit::MarkedSentence {
+            return Err(ParserError::Config("schema_hint needs marked_sentence units".into()));
+        }
+        for e in train_set.iter_mut().chain(&mut dev_set).filter(|e| e.id.ends_with(QUERY_UNIT)) {
+            e.source = schema.hinted(&e.source, &e.mentions);
+        }
+    }
     train_set.extend(since);
     train_set.extend(conjoined);
     let vocab = Vocab::build(train_set.iter().map(|e| (e.target.as_slice(), e.mentions.as_slice())), extra_vocab);
@@ -395,10 +407,10 @@ pub struct Run {
 
 /// Seeds torch with the config's seed, then builds the run's data and model
 /// in that order (the draws a run's results depend on).
-pub fn start_run(cfg: &TrainConfig, train_examples: Vec<Example>, extra_vocab: &[String], tokenizer_dir: &Path, device: Device) -> Result<Run, ParserError> {
+pub fn start_run(cfg: &TrainConfig, train_examples: Vec<Example>, extra_vocab: &[String], tokenizer_dir: &Path, schema: Option<&QuerySchema>, device: Device) -> Result<Run, ParserError> {
     let model_cfg = cfg.model_config().ok_or_else(|| ParserError::Config("the config names no model (preset or model)".into()))?;
     tch::manual_seed(cfg.seed as i64);
-    let data = run_data(cfg, train_examples, extra_vocab, tokenizer_dir)?;
+    let data = run_data(cfg, train_examples, extra_vocab, tokenizer_dir, schema)?;
     let (vs, model) = new_model(&model_cfg, &data.vocab, &data.tok, tokenizer_dir, device)?;
     freeze(&vs, cfg);
     Ok(Run { model_cfg, data, vs, model })
@@ -412,7 +424,7 @@ pub fn optimizer(cfg: &TrainConfig, vs: &nn::VarStore) -> Result<nn::Optimizer, 
 /// Epoch `epoch`'s batches of the train units `data`, as `cfg` draws them
 /// (a marked case's units in one batch).
 pub fn epoch_batches(cfg: &TrainConfig, data: &[Prepared], epoch: usize) -> Vec<Vec<usize>> {
-    batches(data, cfg.batch_size, cfg.seed.wrapping_add(epoch as u64), cfg.unit == crate::config::Unit::MarkedSentence)
+    batches(data, cfg.batch_size, cfg.seed.wrapping_add(epoch as u64), cfg.unit == Unit::MarkedSentence)
 }
 
 /// The steps of the whole run, over which the learning rate decays.
@@ -440,21 +452,22 @@ pub fn train_step(cfg: &TrainConfig, model: &Seq2Seq, opt: &mut nn::Optimizer, b
     loss.double_value(&[])
 }
 
-/// Trains a model into `out`; returns its final metrics. `signatures`
-/// (the solver's query predicates) constrain the dev queries decoded to
-/// choose the query checkpoint, as they do at test.
+/// Trains a model into `out`; returns its final metrics. `schema`'s
+/// signatures (the solver's query predicates) constrain the dev queries
+/// decoded to choose the query checkpoint, as they do at test.
 pub fn train(
     cfg: &TrainConfig,
     train_examples: Vec<Example>,
     extra_vocab: &[String],
-    signatures: Option<Arc<Signatures>>,
+    schema: Option<&QuerySchema>,
     tokenizer_dir: &Path,
     out: &Path,
     resume: bool,
     device: Device,
     on_step: &mut dyn FnMut(&Progress),
 ) -> Result<Metrics, ParserError> {
-    let Run { model_cfg, data: RunData { train: train_data, dev: dev_data, vocab, .. }, mut vs, model } = start_run(cfg, train_examples, extra_vocab, tokenizer_dir, device)?;
+    let Run { model_cfg, data: RunData { train: train_data, dev: dev_data, vocab, .. }, mut vs, model } = start_run(cfg, train_examples, extra_vocab, tokenizer_dir, schema, device)?;
+    let signatures = schema.map(|s| s.signatures.clone());
     std::fs::create_dir_all(out).map_err(|source| ParserError::Io { path: out.to_path_buf(), source })?;
     let meta = CheckpointMeta { train: cfg.clone(), model: model_cfg.clone(), vocab: vocab.tokens.clone() };
     // A resumed run goes on with the config it started with.

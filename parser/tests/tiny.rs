@@ -49,7 +49,43 @@ fn tiny_config() -> TrainConfig {
         unit: Default::default(),
         select: Default::default(),
         dev_groups: Default::default(),
+        schema_hint: false,
     }
+}
+
+#[test]
+fn schema_hint_reads_the_cited_sections_places_after_each_question_only() {
+    use lexlog_data::{ArgType, Goal, Query};
+    use lexlog_parser::schema::QuerySchema;
+    let examples = eight_short_cases();
+    // A schema of the eight cases' own query predicates.
+    let (mut signatures, mut places) = (lexlog_parser::grammar::Signatures::new(), lexlog_parser::schema::PlaceNames::new());
+    for e in &examples {
+        let Some(Query::Holds { goals }) = e.ir().and_then(|ir| ir.query) else { continue };
+        for g in goals {
+            let Goal::Holds(a) = g else { continue };
+            let name = a.pred.as_str().to_string();
+            signatures.insert(name.clone(), vec![vec![ArgType::ANY; a.args.len()]]);
+            places.insert(name, (0..a.args.len()).map(|i| format!("place{i}")).collect());
+        }
+    }
+    let schema = QuerySchema { signatures: signatures.into(), places: places.into() };
+    let cfg = TrainConfig { unit: lexlog_parser::config::Unit::MarkedSentence, schema_hint: true, ..tiny_config() };
+    let minilm = minilm_dir().unwrap();
+    assert!(lexlog_parser::train::run_data(&cfg, examples.clone(), &[], &minilm, None).is_err(), "a hint needs the schema");
+    let data = lexlog_parser::train::run_data(&cfg, examples.clone(), &[], &minilm, Some(&schema)).unwrap();
+    let mut hinted = 0;
+    for p in &data.train {
+        let case = examples.iter().find(|e| p.example.id.starts_with(&format!("{}#", e.id))).unwrap();
+        if p.example.id.ends_with(lexlog_parser::sentences::QUERY_UNIT) {
+            let hint = p.example.source.strip_prefix(&case.source).unwrap();
+            assert_eq!(hint.is_empty(), !case.source.contains("ection "), "{}: {hint}", p.example.id);
+            hinted += usize::from(hint.starts_with(" Places: s"));
+        } else {
+            assert_eq!(p.example.source, case.source, "a sentence unit reads no hint");
+        }
+    }
+    assert!(hinted > 0, "no question cites a section");
 }
 
 #[test]
@@ -63,7 +99,7 @@ fn tiny_model_overfits_eight_cases_with_readable_sorted_beams() {
     for e in &examples {
         let source = t.tokenizer.encode(&e.source, &e.mentions, e.focus).unwrap();
         let enc = tch::no_grad(|| t.model.encode(&[&source], Device::Cpu, false));
-        let beams = beam_search(&t.model, &enc, &t.vocab, &e.mentions, BeamConfig { k: 4, max_len: 200, length_alpha: 0.6, signatures: None, part: Default::default(), query_names_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0, stated_scope: Default::default(), asked_year: true });
+        let beams = beam_search(&t.model, &enc, &t.vocab, &e.mentions, BeamConfig { k: 4, max_len: 200, length_alpha: 0.6, signatures: None, part: Default::default(), query_names_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0, stated_scope: Default::default(), asked_year: true, places: None });
         assert!(!beams.is_empty(), "{}: no readable beam", e.id);
         let texts: Vec<&String> = beams.iter().map(|b| &b.text).collect();
         let mut distinct = texts.clone();
@@ -86,7 +122,7 @@ fn tiny_model_overfits_eight_cases_with_readable_sorted_beams() {
 /// it with a copy of itself whose vocabulary is in another order (its
 /// embedding and output rows moved to match): actions map by name.
 fn ensembles_agree_with_their_members(t: &Trained, dir: &std::path::Path, enc: &lexlog_parser::model::Encoded, e: &Example, alone: &[lexlog_parser::decode::Beam]) {
-    let cfg = BeamConfig { k: 4, max_len: 200, length_alpha: 0.6, signatures: None, part: Default::default(), query_names_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0, stated_scope: Default::default(), asked_year: true };
+    let cfg = BeamConfig { k: 4, max_len: 200, length_alpha: 0.6, signatures: None, part: Default::default(), query_names_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0, stated_scope: Default::default(), asked_year: true, places: None };
     let texts = |beams: &[lexlog_parser::decode::Beam]| beams.iter().map(|b| b.text.clone()).collect::<Vec<_>>();
     let close = |x: &[lexlog_parser::decode::Beam]| x.len() == alone.len() && x.iter().zip(alone).all(|(x, y)| (x.logprob - y.logprob).abs() < 1e-3);
     let me = Member { model: &t.model, enc, vocab: &t.vocab };

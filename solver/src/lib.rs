@@ -8,6 +8,7 @@ pub mod event_kinds;
 mod error;
 pub mod lang;
 pub mod money;
+pub mod places;
 pub mod program;
 pub mod signature;
 pub mod solve;

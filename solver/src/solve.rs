@@ -184,6 +184,17 @@ impl Solver {
         merged.into_iter().filter(|(_, p)| p.iter().any(|k| !k.is_empty())).map(|(key, p)| (key, p.into_iter().map(|k| k.kinds()).collect())).collect()
     }
 
+    /// The places of each query predicate that the built-in rules
+    /// document ([`crate::places`]), where the count matches one of its
+    /// arities.
+    pub fn query_place_names(&self) -> HashMap<String, Vec<String>> {
+        let signatures = self.query_signatures();
+        let sources: Vec<&str> = RULE_FILES.iter().map(|(_, s)| *s).collect();
+        let mut places = crate::places::documented(&sources);
+        places.retain(|name, p| signatures.get(name).is_some_and(|sigs| sigs.iter().any(|s| s.len() == p.len())));
+        places
+    }
+
     /// For each query predicate (by [`query_name`], over its arities), the
     /// pairs of places (first < second) that some rule's head fills with
     /// one variable.

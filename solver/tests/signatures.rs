@@ -29,3 +29,17 @@ fn every_gold_query_fits_the_inferred_argument_types() {
     assert!(checked > 500, "{checked}");
     assert!(bad.is_empty(), "{} misfits:\n{}", bad.len(), bad.join("\n"));
 }
+
+#[test]
+fn the_rules_document_the_places_of_the_query_predicates() {
+    let solver = Solver::new().unwrap();
+    let places = solver.query_place_names();
+    assert_eq!(places["s152_a"], ["dependent", "taxpayer", "year", "basis", "unused"]);
+    assert_eq!(places["s3306_b"].len(), 11, "`Unused x4` is four places: {:?}", places["s3306_b"]);
+    // Kept only where the count is one of the predicate's arities.
+    let signatures = solver.query_signatures();
+    for (name, p) in &places {
+        assert!(signatures[name].iter().any(|s| s.len() == p.len()), "{name}: {p:?}");
+    }
+    assert!(places.len() >= 100, "{} documented", places.len());
+}
