@@ -14,7 +14,7 @@ use tch::{Kind, Tensor};
 
 /// Changes whenever decoding may give other beams (cached beams of an older
 /// version are not reused).
-pub const VERSION: u32 = 29;
+pub const VERSION: u32 = 30;
 
 /// One finished hypothesis.
 #[derive(Debug, Clone)]
@@ -62,6 +62,11 @@ pub struct BeamConfig {
     /// mentions ([`crate::grammar::Expected::asked_year`]); where no beam
     /// can, the search runs again without it.
     pub asked_year: bool,
+    /// A citing question's query ends only once a goal asks the nearest
+    /// section at or above the cited one that the rules define
+    /// ([`crate::grammar::Expected::nearest_section`]); where no beam can,
+    /// the search runs again without it, then without `asked_year` too.
+    pub nearest_section: bool,
     /// The places the rules document for each query predicate: a model
     /// trained with `schema_hint` reads them after the question
     /// ([`crate::schema`]).
@@ -83,7 +88,7 @@ pub enum StatedScope {
 
 impl Default for BeamConfig {
     fn default() -> Self {
-        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole, query_names_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0, stated_scope: StatedScope::default(), asked_year: true, places: None }
+        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole, query_names_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0, stated_scope: StatedScope::default(), asked_year: true, nearest_section: true, places: None }
     }
 }
 
@@ -183,12 +188,17 @@ pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Me
 /// probability is the mean of the members' (the first member's vocabulary
 /// names the actions; a token only another member knows is never chosen).
 /// One member gives exactly [`beam_search`]'s beams. A query that no
-/// beam can end under [`BeamConfig::asked_year`] is searched again
-/// without it.
+/// beam can end under every rule is searched again without
+/// [`BeamConfig::nearest_section`], then without
+/// [`BeamConfig::asked_year`] too.
 pub fn ensemble_search(members: &[Member], mentions: &[Mention], cfg: BeamConfig) -> Vec<Beam> {
     let beams = search(members, mentions, &cfg);
-    if beams.is_empty() && cfg.asked_year && cfg.part != Part::Facts {
-        return search(members, mentions, &BeamConfig { asked_year: false, ..cfg });
+    if !beams.is_empty() || cfg.part == Part::Facts {
+        return beams;
+    }
+    let beams = if cfg.nearest_section { search(members, mentions, &BeamConfig { nearest_section: false, ..cfg.clone() }) } else { beams };
+    if beams.is_empty() && cfg.asked_year {
+        return search(members, mentions, &BeamConfig { asked_year: false, nearest_section: false, ..cfg });
     }
     beams
 }
@@ -227,7 +237,7 @@ fn search(members: &[Member], mentions: &[Mention], cfg: &BeamConfig) -> Vec<Bea
             let mut cands: Vec<(f64, usize, i64, Token)> = Vec::new();
             for (b, (actions, prefix, lp)) in live.iter().enumerate() {
                 let row = &logp[b * width..(b + 1) * width];
-                let grammar = expected_part(prefix, cfg.signatures.as_deref(), cfg.part).names_from_question(cfg.query_names_from_question).distinct_values(cfg.shared_places.as_deref()).asked_year(cfg.asked_year);
+                let grammar = expected_part(prefix, cfg.signatures.as_deref(), cfg.part).names_from_question(cfg.query_names_from_question).distinct_values(cfg.shared_places.as_deref()).asked_year(cfg.asked_year).nearest_section(cfg.nearest_section);
                 let mut order: Vec<usize> = (0..width).collect();
                 order.sort_by(|&x, &y| row[y].total_cmp(&row[x]));
                 let mut taken = 0;

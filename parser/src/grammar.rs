@@ -152,6 +152,9 @@ pub struct Expected<'a> {
     /// A goal with a year's place names a year the question mentions
     /// ([`Expected::asked_year`]; on unless turned off).
     asked_year_off: bool,
+    /// A citing question's query asks the nearest defined section
+    /// ([`Expected::nearest_section`]; on unless turned off).
+    nearest_off: bool,
     /// Inside the query line: the predicates its goals ask so far.
     heads: Vec<String>,
 }
@@ -451,13 +454,19 @@ impl<'a> Expected<'a> {
         self
     }
 
-    /// Whether the query may end: one of its goals asks, for a section
-    /// the question cites, the nearest the rules define
-    /// ([`nearest_defined`]), as all 276 citing gold queries do; where
-    /// the first climbs higher (`s151` for "section 151(d)(5)(A)"), a
-    /// later goal still can.
+    /// With `on` (the default), a query ends only once one of its goals
+    /// asks, for a section the question cites, the nearest the rules
+    /// define ([`nearest_defined`]), as all 276 citing gold queries do;
+    /// where the first climbs higher (`s151` for "section 151(d)(5)(A)"),
+    /// a later goal still can.
+    pub fn nearest_section(mut self, on: bool) -> Self {
+        self.nearest_off = !on;
+        self
+    }
+
+    /// Whether the query may end, by [`Expected::nearest_section`].
     fn asks_a_cited_section(&self, origin: Option<Origin>) -> bool {
-        let (Some(signatures), Some(o), true) = (self.signatures, origin, self.in_query) else { return true };
+        let (Some(signatures), Some(o), true, false) = (self.signatures, origin, self.in_query, self.nearest_off) else { return true };
         let mut asked = cited(o.mentions).filter_map(|c| nearest_defined(c, signatures)).peekable();
         asked.peek().is_none() || asked.any(|s| self.heads.iter().any(|h| h == s))
     }
@@ -1041,6 +1050,8 @@ payment e2 agent =", "e1", None), "an event is no agent");
         let defined = cite("s3306_c_10_A_i");
         assert!(!ends("query s3306_c_10_A e1", &defined) && ends("query s3306_c_10_A e1 & s3306_c_10_A_i alice", &defined));
         assert!(ends("query s151 alice 2000", &cite("s152_a")), "a section the rules do not define asks nothing of it");
+        let off = expected(&lex("query s151 alice 2000"), Some(&signatures)).nearest_section(false);
+        assert!(off.allows_from(&Token::Sym("\n".into()), &undefined, None), "turned off");
     }
 
     #[test]
