@@ -223,7 +223,7 @@ fn is_year_place(t: &ArgType) -> bool {
 }
 
 /// The sections the question cites.
-fn cited(mentions: &[Mention]) -> impl Iterator<Item = &str> {
+pub(crate) fn cited(mentions: &[Mention]) -> impl Iterator<Item = &str> {
     mentions.iter().filter(|m| m.in_question).filter_map(Mention::citation)
 }
 

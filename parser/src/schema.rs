@@ -4,7 +4,7 @@
 //! parser reads a table's columns. Train asks few of the subsections test
 //! asks, and the places' order differs from one to the next.
 
-use crate::grammar::{nearest_defined, Signatures};
+use crate::grammar::{cited, nearest_defined, Signatures};
 use crate::mentions::Mention;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -33,7 +33,7 @@ impl QuerySchema {
 /// none is documented).
 pub fn hint(mentions: &[Mention], signatures: &Signatures, places: &PlaceNames) -> String {
     let mut asked: Vec<&str> = Vec::new();
-    for s in mentions.iter().filter(|m| m.in_question).filter_map(Mention::citation).filter_map(|c| nearest_defined(c, signatures)) {
+    for s in cited(mentions).filter_map(|c| nearest_defined(c, signatures)) {
         if !asked.contains(&s) {
             asked.push(s);
         }

@@ -285,7 +285,7 @@ fn decode_marked(ts: &[&Trained], text: &str, question: &str, cfg: &BeamConfig) 
         let (Some(signatures), Some(places)) = (&cfg.signatures, &cfg.places) else {
             return Err(ParserError::Config("a model trained with schema_hint decodes with the solver's query signatures and places".into()));
         };
-        crate::schema::QuerySchema { signatures: signatures.clone(), places: places.clone() }.hinted(&source, &mentions[q])
+        format!("{source}{}", crate::schema::hint(&mentions[q], signatures, places))
     } else {
         source.clone()
     };
