@@ -59,6 +59,12 @@ pub struct EvalParserArgs {
     /// that also writes an amount its sentence does not state.
     #[arg(long, value_enum, default_value_t = Scope::from(BeamConfig::default().stated_scope))]
     stated_scope: Scope,
+    /// Keep this many whole readings from the combinations of the
+    /// sentences' k beams (default k; models of sentence units): oracle@N
+    /// then says whether the gold reading is among those combinations at
+    /// all, which no reranking of the k readings can go beyond.
+    #[arg(long)]
+    readings: Option<usize>,
     /// Also print a line per case: gold facts (unrolled), true and false
     /// positives, misses, exact, query, rank of the gold IR among the beams.
     #[arg(long)]
@@ -219,7 +225,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let mut by_predicate: BTreeMap<String, Vec<Counts>> = BTreeMap::new();
     for case in &cases {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
-        let cfg = BeamConfig { k: args.common.k, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, query_names_from_question: args.query_names == QueryNames::Question, event_slots: event_slots.clone(), shared_places: shared_places.clone(), stated_penalty: args.stated_penalty, stated_scope: args.stated_scope.into(), places: Some(places.clone()), ..Default::default() };
+        let cfg = BeamConfig { k: args.common.k, readings: args.readings, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, query_names_from_question: args.query_names == QueryNames::Question, event_slots: event_slots.clone(), shared_places: shared_places.clone(), stated_penalty: args.stated_penalty, stated_scope: args.stated_scope.into(), places: Some(places.clone()), ..Default::default() };
         let beams = crate::joint::decode_case(&models, &case.text, &case.question, &cfg, !args.common.keep_names)?;
         let counts: Vec<_> = beams.iter().map(|b| compare(&b.ir, &gold)).collect();
         let c = counts.first().copied().unwrap_or_else(|| compare(&lexlog_data::CaseIr::default(), &gold));
@@ -250,7 +256,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let (p, r, f) = prf(&top1);
     let n = top1.len().max(1) as f64;
     let within = |ranks: &[Option<usize>]| -> BTreeMap<String, f64> {
-        [1, 4, args.common.k].iter().map(|&k| (k.to_string(), ranks.iter().filter(|r| r.is_some_and(|r| r < k)).count() as f64 / n)).collect()
+        [1, 4, args.common.k, args.readings.unwrap_or(args.common.k)].iter().map(|&k| (k.to_string(), ranks.iter().filter(|r| r.is_some_and(|r| r < k)).count() as f64 / n)).collect()
     };
     let report = Report {
         split: split_name.to_string(),

@@ -30,6 +30,10 @@ pub struct Beam {
 #[derive(Debug, Clone)]
 pub struct BeamConfig {
     pub k: usize,
+    /// How many whole readings a model of sentence units keeps from the
+    /// combinations of its units' k beams (`None`: k). More than k is a
+    /// probe: whether the gold reading is among the combinations at all.
+    pub readings: Option<usize>,
     pub max_len: usize,
     /// Scores are logprob / len^alpha.
     pub length_alpha: f64,
@@ -88,7 +92,7 @@ pub enum StatedScope {
 
 impl Default for BeamConfig {
     fn default() -> Self {
-        BeamConfig { k: 8, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole, query_names_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0, stated_scope: StatedScope::default(), asked_year: true, nearest_section: true, places: None }
+        BeamConfig { k: 8, readings: None, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole, query_names_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0, stated_scope: StatedScope::default(), asked_year: true, nearest_section: true, places: None }
     }
 }
 

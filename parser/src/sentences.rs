@@ -182,16 +182,16 @@ impl Earlier {
 /// asked for, while it seeks readings that state no event twice.
 const COMBINATIONS_PER_READING: usize = 64;
 
-/// The k best whole-case readings from each unit's beams, best first by
-/// the sum of the units' length-normalised scores (each unit's beams come
-/// in that order): every unit's best beam, then the combinations that give
-/// up least. A reading that states an event twice ([`restates_an_event`])
+/// The k best whole-case readings (`cfg.readings` of them, where set)
+/// from each unit's beams, best first by the sum of the units'
+/// length-normalised scores (each unit's beams come in that order): every
+/// unit's best beam, then the combinations that give up least. A reading that states an event twice ([`restates_an_event`])
 /// comes after every reading that does not (among the first
 /// `COMBINATIONS_PER_READING * k` combinations), so it is kept only where
 /// too few others are found. A reading's log-probability is the sum of
 /// its units'.
 fn combine(units: &[Vec<Beam>], query: &[Beam], cfg: &BeamConfig) -> Vec<Beam> {
-    let (k, length_alpha) = (cfg.k, cfg.length_alpha);
+    let (k, length_alpha) = (cfg.readings.unwrap_or(cfg.k), cfg.length_alpha);
     let mut parts: Vec<&[Beam]> = units.iter().map(Vec::as_slice).collect();
     parts.push(query);
     if parts.iter().any(|p| p.is_empty()) {
@@ -618,11 +618,15 @@ mod tests {
         let one = vec![beam("marriage e1 agent=alice\n", -0.1), beam("death e1 agent=bob\n", -2.0)];
         let two = vec![beam("payment e1 agent=bob purpose=e1\n", -0.2), beam("", -0.5)];
         let q = vec![beam("query tax alice 2017\n", 0.0)];
-        let c = combine(&[one, two], &q, &BeamConfig { k: 3, length_alpha: 0.6, ..Default::default() });
+        let c = combine(&[one.clone(), two.clone()], &q, &BeamConfig { k: 3, length_alpha: 0.6, ..Default::default() });
         assert_eq!(c.len(), 3);
         assert!(c[0].text.contains("marriage e1") && c[0].text.contains("payment e2 agent = bob purpose = e2"), "{}", c[0].text);
         assert!((c[1].logprob - -0.6).abs() < 1e-9 && (c[2].logprob - -2.2).abs() < 1e-9);
         assert!(c.windows(2).all(|w| w[0].logprob >= w[1].logprob));
+        // More readings than k, where asked: every combination, best first.
+        let all = combine(&[one, two], &q, &BeamConfig { k: 3, readings: Some(10), length_alpha: 0.6, ..Default::default() });
+        assert_eq!(all.len(), 4, "two beams for each of two sentences");
+        assert_eq!(all[..3].iter().map(|b| &b.text).collect::<Vec<_>>(), c.iter().map(|b| &b.text).collect::<Vec<_>>());
     }
 
     #[test]
