@@ -255,8 +255,9 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let secs = start.elapsed().as_secs_f64();
     let (p, r, f) = prf(&top1);
     let n = top1.len().max(1) as f64;
+    let at: Vec<usize> = [1, 4, args.common.k].into_iter().chain(args.readings).collect();
     let within = |ranks: &[Option<usize>]| -> BTreeMap<String, f64> {
-        [1, 4, args.common.k, args.readings.unwrap_or(args.common.k)].iter().map(|&k| (k.to_string(), ranks.iter().filter(|r| r.is_some_and(|r| r < k)).count() as f64 / n)).collect()
+        at.iter().map(|&k| (k.to_string(), ranks.iter().filter(|r| r.is_some_and(|r| r < k)).count() as f64 / n)).collect()
     };
     let report = Report {
         split: split_name.to_string(),

@@ -233,7 +233,7 @@ fn reads_cases_back_by(unit: lexlog_parser::config::Unit) {
     let t = Trained::load(&dir, &minilm_dir().unwrap(), Device::Cpu).unwrap();
     let mut exact = 0;
     for case in &cases {
-        let beams = lexlog_parser::sentences::decode_case(&t, &case.text, &case.question, &BeamConfig { k: 4, readings: None, max_len: 200, ..Default::default() }).unwrap();
+        let beams = lexlog_parser::sentences::decode_case(&t, &case.text, &case.question, &BeamConfig { k: 4, max_len: 200, ..Default::default() }).unwrap();
         assert!(!beams.is_empty(), "{}: no reading", case.id);
         let mut texts: Vec<&String> = beams.iter().map(|b| &b.text).collect();
         texts.sort();
