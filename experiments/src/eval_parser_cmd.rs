@@ -4,7 +4,7 @@ use anyhow::{Context, Result};
 use lexlog_data::Dataset;
 use lexlog_parser::decode::{BeamConfig, StatedScope};
 use lexlog_parser::train::Trained;
-use lexlog_parser::eval::{compare, macro_f1, prf, Counts};
+use lexlog_parser::eval::{compare, fact_errors, fact_text, fact_type, macro_f1, prf, Counts, FactErrors};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -69,6 +69,11 @@ pub struct EvalParserArgs {
     /// positives, misses, exact, query, rank of the gold IR among the beams.
     #[arg(long)]
     per_case: bool,
+    /// Also list what each case's top beam gets wrong: at most N of the
+    /// gold facts it misses and N of the facts it adds (unrolled, its event
+    /// ids renamed onto gold's), and its query where that is wrong.
+    #[arg(long, value_name = "N")]
+    errors: Option<usize>,
 }
 
 /// Where a query's names may come from (the grammar's constraint).
@@ -170,6 +175,34 @@ struct CaseReport {
     counts: Counts,
     /// Where the gold IR is among the beams (0 = top), if it is.
     gold_rank: Option<usize>,
+    /// With `--errors N`: what the top beam gets wrong.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    errors: Option<TopErrors>,
+}
+
+/// The first N gold facts the top beam misses and facts it adds, and the
+/// two queries where they differ.
+#[derive(Serialize)]
+struct TopErrors {
+    missing: Vec<String>,
+    spurious: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    query: Option<QueryError>,
+}
+
+#[derive(Serialize)]
+struct QueryError {
+    gold: String,
+    top: String,
+}
+
+impl TopErrors {
+    fn of(e: &FactErrors, gold: &lexlog_data::CaseIr, n: usize) -> TopErrors {
+        let list = |fs: &[lexlog_data::GroundFact]| fs.iter().take(n).map(fact_text).collect();
+        let query_text = |q: &Option<lexlog_data::Query>| lexlog_data::linear::print(&lexlog_data::CaseIr { query: q.clone(), ..Default::default() }).trim().to_string();
+        let query = (e.query != gold.query).then(|| QueryError { gold: query_text(&gold.query), top: query_text(&e.query) });
+        TopErrors { missing: list(&e.missing), spurious: list(&e.spurious), query }
+    }
 }
 
 #[derive(Serialize)]
@@ -232,17 +265,18 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         ranks.push(counts.iter().position(|c| c.exact));
         fact_ranks.push(counts.iter().position(|c| c.false_positives == 0 && c.false_negatives == 0));
         query_ranks.push(counts.iter().position(|c| c.query_correct));
-        if let Some(b) = beams.first() {
-            let (m, s) = lexlog_parser::eval::errors_by_type(&b.ir, &gold);
-            for (k, n) in m {
-                *missing.entry(k).or_default() += n;
+        let top_errors = beams.first().map_or_else(|| fact_errors(&lexlog_data::CaseIr::default(), &gold), |b| fact_errors(&b.ir, &gold));
+        if !beams.is_empty() {
+            for f in &top_errors.missing {
+                *missing.entry(fact_type(f)).or_default() += 1;
             }
-            for (k, n) in s {
-                *spurious.entry(k).or_default() += n;
+            for f in &top_errors.spurious {
+                *spurious.entry(fact_type(f)).or_default() += 1;
             }
         }
         let section = crate::solve_cmd::section_of(case);
-        per_case.push(CaseReport { case: case.id.clone(), section: section.clone(), counts: c, gold_rank: *ranks.last().unwrap_or(&None) });
+        let errors = args.errors.map(|n| TopErrors::of(&top_errors, &gold, n));
+        per_case.push(CaseReport { case: case.id.clone(), section: section.clone(), counts: c, gold_rank: *ranks.last().unwrap_or(&None), errors });
         sections.entry(section).or_default().push(c);
         let seen = crate::parser_cmd::asks_only(case, &asked);
         by_predicate.entry(if seen { "asked_in_train" } else { "never_asked_in_train" }.to_string()).or_default().push(c);
@@ -288,6 +322,19 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
             let k = &c.counts;
             let rank = c.gold_rank.map_or("-".to_string(), |r| r.to_string());
             println!("{:<16} {:<8} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}", c.case, c.section, k.true_positives + k.false_negatives, k.true_positives, k.false_positives, k.false_negatives, k.query_correct, rank);
+        }
+    }
+    for c in report.per_case.iter().filter(|c| !c.counts.exact) {
+        let Some(e) = &c.errors else { continue };
+        println!("{}: misses {} gold facts, adds {}", c.case, c.counts.false_negatives, c.counts.false_positives);
+        for f in &e.missing {
+            println!("  - {f}");
+        }
+        for f in &e.spurious {
+            println!("  + {f}");
+        }
+        if let Some(q) = &e.query {
+            println!("  - {}\n  + {}", q.gold, q.top);
         }
     }
     println!("split {}: {} cases, {:.2} cases/s (k = {})", report.split, report.cases, report.cases_per_second, args.common.k);

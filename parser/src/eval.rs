@@ -132,32 +132,56 @@ pub fn fact_type(f: &GroundFact) -> String {
     }
 }
 
-/// Missing (gold, not predicted) and spurious (predicted, not gold) facts
-/// by [`fact_type`].
-pub fn errors_by_type(pred: &CaseIr, gold: &CaseIr) -> (HashMap<String, usize>, HashMap<String, usize>) {
-    let (mut missing, mut spurious) = (HashMap::new(), HashMap::new());
-    let (Ok(p), Ok(g)) = (expand(&pred.facts), expand(&gold.facts)) else { return (missing, spurious) };
+/// Both IRs unrolled, the prediction's event ids renamed onto gold's, and
+/// the renaming; `None` where the prediction does not unroll.
+fn matched(pred: &CaseIr, gold: &CaseIr) -> Option<(BTreeSet<GroundFact>, BTreeSet<GroundFact>, HashMap<String, String>)> {
+    let (Ok(p), Ok(g)) = (expand(&pred.facts), expand(&gold.facts)) else { return None };
     let map = match_ids(&p, &g);
-    let p: BTreeSet<GroundFact> = p.iter().map(|f| rename(f, &map)).collect();
-    let g: BTreeSet<GroundFact> = g.into_iter().collect();
-    for f in g.difference(&p) {
-        *missing.entry(fact_type(f)).or_default() += 1;
+    Some((p.iter().map(|f| rename(f, &map)).collect(), g.into_iter().collect(), map))
+}
+
+/// What a prediction gets wrong, its event ids renamed onto gold's (an
+/// unmatched one reads `<unmatched eN>`).
+#[derive(Debug, Clone, Default)]
+pub struct FactErrors {
+    /// Gold facts it misses, sorted.
+    pub missing: Vec<GroundFact>,
+    /// Facts it adds, sorted.
+    pub spurious: Vec<GroundFact>,
+    /// Its query, renamed as [`compare`] judges it.
+    pub query: Option<Query>,
+}
+
+/// What `pred` gets wrong against `gold`; a prediction that does not
+/// unroll misses every gold fact.
+pub fn fact_errors(pred: &CaseIr, gold: &CaseIr) -> FactErrors {
+    match matched(pred, gold) {
+        Some((p, g, map)) => FactErrors {
+            missing: g.difference(&p).cloned().collect(),
+            spurious: p.difference(&g).cloned().collect(),
+            query: pred.query.as_ref().map(|q| rename_query(q, &map)),
+        },
+        None => FactErrors { missing: expand(&gold.facts).unwrap_or_default(), spurious: Vec::new(), query: pred.query.clone() },
     }
-    for f in p.difference(&g) {
-        *spurious.entry(fact_type(f)).or_default() += 1;
+}
+
+/// A ground fact as SARA's Prolog writes one: `agent(e3, alice)`,
+/// `payment(e2_2018)`, `s151_c_applies(alice, charlie, 2017)`.
+pub fn fact_text(f: &GroundFact) -> String {
+    use lexlog_data::linear::term_text;
+    match f {
+        GroundFact::Type { kind, id } => format!("{kind}({})", term_text(id)),
+        GroundFact::Role { event, role, value } => format!("{role}({}, {})", term_text(event), term_text(value)),
+        GroundFact::Assert { pred, args } => format!("{}({})", pred.as_str(), args.iter().map(term_text).collect::<Vec<_>>().join(", ")),
     }
-    (missing, spurious)
 }
 
 /// Compares `pred` with `gold`, event ids matched up to renaming.
 pub fn compare(pred: &CaseIr, gold: &CaseIr) -> Counts {
-    let (Ok(p), Ok(g)) = (expand(&pred.facts), expand(&gold.facts)) else {
+    let Some((p, g, map)) = matched(pred, gold) else {
         let g = expand(&gold.facts).map(|g| g.len()).unwrap_or(0);
         return Counts { false_negatives: g, ..Default::default() };
     };
-    let map = match_ids(&p, &g);
-    let p: BTreeSet<GroundFact> = p.iter().map(|f| rename(f, &map)).collect();
-    let g: BTreeSet<GroundFact> = g.into_iter().collect();
     let tp = p.intersection(&g).count();
     let query_correct = match (&pred.query, &gold.query) {
         (Some(a), Some(b)) => rename_query(a, &map) == *b,
@@ -209,5 +233,28 @@ mod tests {
         let perfect = compare(&gold, &gold);
         assert_eq!((c.false_positives, c.false_negatives), (1, 5));
         assert!((macro_f1(&[perfect, c]) - (1.0 + 0.4) / 2.0).abs() < 1e-9, "{c:?}");
+    }
+
+    #[test]
+    fn errors_list_what_compare_counts() {
+        let gold = parse("marriage e1 agent=ann agent=ben\npayment e2 agent=ann purpose=e1 amount=5\nquery s3306_c_7 e2\n").unwrap();
+        let pred = parse("payment e1 agent=ann purpose=e2 amount=6\nmarriage e2 agent=ann agent=ben\nquery s3306_c_7 e1\n").unwrap();
+        let e = fact_errors(&pred, &gold);
+        let text = |fs: &[GroundFact]| fs.iter().map(fact_text).collect::<Vec<_>>();
+        assert_eq!(text(&e.missing), ["amount(e2, 5)"]);
+        assert_eq!(text(&e.spurious), ["amount(e2, 6)"]);
+        let c = compare(&pred, &gold);
+        assert_eq!((c.false_negatives, c.false_positives), (e.missing.len(), e.spurious.len()));
+        assert!(c.query_correct);
+        assert_eq!(e.query, gold.query, "the query's e1 is gold's e2");
+        let other = parse("payment e1 agent=ann purpose=e2 amount=5\nmarriage e2 agent=ann agent=ben\nquery s3306_c_7 e2\n").unwrap();
+        let e = fact_errors(&other, &gold);
+        assert!(!compare(&other, &gold).query_correct);
+        assert!(e.missing.is_empty() && e.spurious.is_empty());
+        assert_ne!(e.query, gold.query);
+        let unrolls_not = parse("payment e1 agent=ann start=first_day(Y)\n").unwrap();
+        let e = fact_errors(&unrolls_not, &gold);
+        assert_eq!((e.missing.len(), e.spurious.len()), (compare(&unrolls_not, &gold).false_negatives, 0));
+        assert_eq!(e.missing.len(), 7);
     }
 }
