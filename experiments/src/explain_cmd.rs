@@ -2,7 +2,7 @@
 //! text), the tax arithmetic step by step, and the consistency findings.
 
 use anyhow::{bail, Context, Result};
-use lexlog_data::{statutes::StatuteNode, Dataset, Goal, Query, Term, Value};
+use lexlog_data::{statutes::StatuteNode, CaseIr, Dataset, Goal, Query, Term, Value};
 use lexlog_solver::{Prediction, Solver};
 
 #[derive(clap::Args)]
@@ -43,11 +43,21 @@ pub fn run(args: ExplainArgs) -> Result<()> {
     let Some(case) = data.case(&args.case) else {
         bail!("no case named {} in {}", args.case, data.dir.display());
     };
-    let query = case.ir.query.as_ref().context("the case has no query")?;
     let solver = Solver::new()?;
-    let (outcome, loaded) = solver.solve_loaded(&case.id, &case.ir)?;
-    println!("# {}: {:?} (gold {})", case.id, outcome.prediction, case.answer);
-    println!("{}", case.question);
+    explain(&data, &solver, &case.id, &case.ir, &case.question, Some(&case.answer.to_string()), &args.dump)
+}
+
+/// Prints why the solver answers as it does for `ir`: the subsections
+/// that apply, the tax arithmetic, the consistency findings, and the
+/// relations named in `dump` (as name/arity).
+pub fn explain(data: &Dataset, solver: &Solver, id: &str, ir: &CaseIr, question: &str, gold: Option<&str>, dump: &[String]) -> Result<()> {
+    let query = ir.query.as_ref().with_context(|| format!("{id} has no query"))?;
+    let (outcome, loaded) = solver.solve_loaded(id, ir)?;
+    match gold {
+        Some(g) => println!("# {id}: {:?} (gold {g})", outcome.prediction),
+        None => println!("# {id}: {:?}", outcome.prediction),
+    }
+    println!("{question}");
     println!("(solver stopped: {:?}; {} rounds, {} tuples derived)", outcome.stop, outcome.report.rounds, outcome.report.derived);
 
     let (names, years) = focus(query);
@@ -78,7 +88,7 @@ pub fn run(args: ExplainArgs) -> Result<()> {
         }
     }
 
-    let findings = solver.check(&case.ir);
+    let findings = solver.check(ir);
     println!("\n## Consistency");
     if findings.is_empty() {
         println!("no findings");
@@ -87,7 +97,7 @@ pub fn run(args: ExplainArgs) -> Result<()> {
         println!("{:?}: {}", f.kind, f.detail);
     }
 
-    for spec in &args.dump {
+    for spec in dump {
         let (name, arity) = spec.split_once('/').context("--dump takes name/arity")?;
         let arity: usize = arity.parse().context("arity")?;
         println!("\n## {name}/{arity}");

@@ -103,13 +103,9 @@ pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf
     }
     let models = load_models(model_dir, ensemble)?;
     let models: Vec<&Trained> = models.iter().collect();
-    let signatures = query_signatures(solver);
-    let event_slots = query_event_slots(solver);
-    let shared_places = query_shared_places(solver);
-    let places = std::sync::Arc::new(solver.query_place_names());
+    let cfg = beam_config(k, solver);
     let mut w = std::io::BufWriter::new(std::fs::File::create(&cache).with_context(|| format!("creating {}", cache.display()))?);
     for case in cases {
-        let cfg = BeamConfig { k, signatures: Some(signatures.clone()), event_slots: Some(event_slots.clone()), shared_places: Some(shared_places.clone()), places: Some(places.clone()), ..Default::default() };
         let beams: Vec<Beam> = decode_case(&models, &case.text, &case.question, &cfg, stand_ins)?
             .into_iter()
             .map(|b| Beam { text: b.text, logprob: b.logprob })
@@ -118,6 +114,20 @@ pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf
         out.insert(case.id.clone(), beams);
     }
     Ok(out)
+}
+
+/// The decoding the joint pipeline uses: beams of `k`, under every
+/// constraint the solver's rules give (query signatures, event slots,
+/// shared and documented places).
+pub fn beam_config(k: usize, solver: &Solver) -> BeamConfig {
+    BeamConfig {
+        k,
+        signatures: Some(query_signatures(solver)),
+        event_slots: Some(query_event_slots(solver)),
+        shared_places: Some(query_shared_places(solver)),
+        places: Some(std::sync::Arc::new(solver.query_place_names())),
+        ..Default::default()
+    }
 }
 
 /// The model in `model_dir`, then those in `ensemble`, on the best device.

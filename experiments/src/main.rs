@@ -8,6 +8,7 @@ mod eval_cmd;
 mod eval_parser_cmd;
 mod explain_cmd;
 mod joint;
+mod parse_cmd;
 mod parser_cmd;
 mod perturb_cmd;
 mod variants_cmd;
@@ -42,6 +43,8 @@ enum Command {
     EvalParser(eval_parser_cmd::EvalParserArgs),
     /// The joint evaluation: text -> parser -> solver-checked beams -> answer.
     Eval(eval_cmd::EvalArgs),
+    /// The joint pipeline on a text and question of one's own: the parser's beams, each checked and solved, and the answer.
+    Parse(parse_cmd::ParseArgs),
     /// Ablations of the pipeline: table, JSON and plots.
     Ablate(ablate_cmd::AblateArgs),
     /// The solver on perturbed gold facts: each amount, date and year moved alone, and where the answer changes.
@@ -69,6 +72,7 @@ fn main() -> Result<()> {
         Command::Train(args) => train_cmd::run(args),
         Command::EvalParser(args) => eval_parser_cmd::run(args),
         Command::Eval(args) => eval_cmd::run(args),
+        Command::Parse(args) => parse_cmd::run(args),
         Command::Ablate(args) => ablate_cmd::run(args),
         Command::Perturb(args) => perturb_cmd::run(args),
         Command::Variants(args) => variants_cmd::run(args),

@@ -1,0 +1,121 @@
+//! `lexlog parse --model DIR --text T --question Q`: the joint pipeline on
+//! a text of one's own: the parser's k beams, each read, checked and
+//! solved, and the bridge's answer (fitted on the model's dev cases, as
+//! `lexlog eval` does).
+
+use anyhow::{ensure, Context, Result};
+use lexlog_bridge::pipeline::Judged;
+use lexlog_bridge::{Beam, PipelineConfig};
+use lexlog_data::Dataset;
+use lexlog_solver::Solver;
+use serde::Serialize;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct ParseArgs {
+    /// A model directory written by `lexlog train`.
+    #[arg(long)]
+    model: PathBuf,
+    /// The case's text.
+    #[arg(long, conflicts_with = "text_file", required_unless_present = "text_file")]
+    text: Option<String>,
+    /// A file holding the case's text (`-`: standard input).
+    #[arg(long)]
+    text_file: Option<PathBuf>,
+    /// The question: a statement to entail or contradict ("Section 2(a)
+    /// applies to Alice in 2017.") or "How much tax does Alice have to pay
+    /// in 2017?".
+    #[arg(long)]
+    question: String,
+    /// Beam size.
+    #[arg(long, default_value_t = 8)]
+    k: usize,
+    /// Decode people of names the parser never saw as they are, without
+    /// SARA's names standing in for them.
+    #[arg(long)]
+    keep_names: bool,
+    /// Also explain the beam the answer follows: the subsections that
+    /// apply, the tax arithmetic, the consistency findings.
+    #[arg(long)]
+    explain: bool,
+    #[arg(long)]
+    json: bool,
+}
+
+/// `--json`: the answer, why, and every beam with its reading.
+#[derive(Serialize)]
+struct Parsed<'a> {
+    answer: Option<lexlog_solver::Prediction>,
+    reasons: &'a [String],
+    agreement: f64,
+    bridge: &'a PipelineConfig,
+    beams: Vec<ParsedBeam<'a>>,
+}
+
+#[derive(Serialize)]
+struct ParsedBeam<'a> {
+    text: &'a str,
+    #[serde(flatten)]
+    judged: &'a Judged,
+}
+
+fn read_text(args: &ParseArgs) -> Result<String> {
+    let text = match (&args.text, &args.text_file) {
+        (Some(t), _) => t.clone(),
+        (None, Some(p)) if p.as_os_str() == "-" => std::io::read_to_string(std::io::stdin()).context("reading the text from standard input")?,
+        (None, Some(p)) => std::fs::read_to_string(p).with_context(|| format!("reading the text from {}", p.display()))?,
+        (None, None) => unreachable!("clap asks for --text or --text-file"),
+    };
+    ensure!(!text.trim().is_empty(), "the case's text is empty");
+    Ok(text.trim().to_string())
+}
+
+pub fn run(args: ParseArgs) -> Result<()> {
+    let text = read_text(&args)?;
+    ensure!(!args.question.trim().is_empty(), "the question is empty");
+    ensure!(args.k > 0, "--k must be at least 1");
+    let data = Dataset::load_default().context("loading SARA (the bridge is fitted on the model's dev cases)")?;
+    let solver = Solver::new()?;
+    let models = crate::joint::load_models(&args.model, &[])?;
+    let models: Vec<_> = models.iter().collect();
+    let cfg = crate::joint::beam_config(args.k, &solver);
+    let decoded = crate::joint::decode_case(&models, &text, args.question.trim(), &cfg, !args.keep_names)?;
+    let beams: Vec<Beam> = decoded.into_iter().map(|b| Beam { text: b.text, logprob: b.logprob }).collect();
+    let bridge = crate::joint::fit_on_dev(&data, &args.model, args.k, &solver)?;
+    let decision = lexlog_bridge::pipeline::decide(&solver, &beams, &bridge);
+    if args.json {
+        let beams = beams.iter().zip(&decision.beams).map(|(b, judged)| ParsedBeam { text: &b.text, judged }).collect();
+        let parsed = Parsed { answer: decision.answer, reasons: &decision.reasons, agreement: decision.agreement, bridge: &bridge, beams };
+        println!("{}", serde_json::to_string_pretty(&parsed)?);
+        return Ok(());
+    }
+    for (i, (b, j)) in beams.iter().zip(&decision.beams).enumerate() {
+        let answer = j.answer.map_or("no answer".to_string(), |a| format!("{a:?}"));
+        let findings = if j.findings.is_empty() { String::new() } else { format!("; findings {:?}", j.findings) };
+        println!("beam {} (log-prob {:.3}, score {:.3}): {answer}{findings}", i + 1, b.logprob, j.score);
+        for line in b.text.lines() {
+            println!("    {line}");
+        }
+    }
+    let answer = decision.answer.map_or("abstains".to_string(), |a| format!("{a:?}"));
+    println!(
+        "answer: {answer} ({}; agreement {:.2}; bridge fitted on dev: {:?}, penalty {}, min agreement {})",
+        decision.reasons.join("; "),
+        decision.agreement,
+        bridge.strategy,
+        bridge.penalty,
+        bridge.min_agreement
+    );
+    if args.explain {
+        let followed = decision.beams.iter().enumerate().filter(|(_, j)| decision.answer.is_some() && j.answer == decision.answer).max_by(|a, b| a.1.score.total_cmp(&b.1.score));
+        match followed {
+            Some((i, _)) => {
+                let ir = lexlog_data::linear::parse(&beams[i].text).with_context(|| format!("beam {} reads no more", i + 1))?;
+                println!();
+                crate::explain_cmd::explain(&data, &solver, &format!("beam {}", i + 1), &ir, args.question.trim(), None, &[])?;
+            }
+            None => println!("(nothing to explain: no beam gives the answer)"),
+        }
+    }
+    Ok(())
+}
