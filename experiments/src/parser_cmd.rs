@@ -52,6 +52,10 @@ pub enum ParserCommand {
         /// The model's dev cases (held out of its training) instead of test.
         #[arg(long)]
         dev: bool,
+        /// Also list the sentences a case the model trained on says word
+        /// for word with other gold facts: each with its facts and train's.
+        #[arg(long)]
+        list: bool,
     },
     /// Training speed without a whole run: the first steps of a config's
     /// first epoch (the steps `lexlog train` takes), timed after a few
@@ -190,7 +194,7 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
             let timing = lexlog_parser::step_timing::time_steps(&cfg, train, &statute_ids(&data), &lexlog_parser::source::minilm_dir()?, warmup, steps, device)?;
             println!("{}", serde_json::to_string_pretty(&timing)?);
         }
-        ParserCommand::Seen { model, dev: on_dev } => {
+        ParserCommand::Seen { model, dev: on_dev, list } => {
             let trained = crate::joint::load_models(&model, &[])?.remove(0);
             // What the model trained on: the train split without its dev
             // cases and its held-out ones.
@@ -215,7 +219,19 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
                     let sure = scored.iter().all(|s| s.logprob >= 0.5f64.ln());
                     let kind = match trained_on.get(&said) {
                         Some(golds) if golds.contains(&gold) => "said in training, same facts",
-                        Some(_) => "said in training, other facts",
+                        Some(golds) => {
+                            if list {
+                                println!("# {id}: {said}\n{gold}\n## in training:");
+                                let mut seen_golds: Vec<&String> = golds.iter().collect();
+                                seen_golds.sort();
+                                seen_golds.dedup();
+                                for g in seen_golds {
+                                    println!("{g}");
+                                }
+                                println!();
+                            }
+                            "said in training, other facts"
+                        }
                         None => "not said in training",
                     };
                     let e = table.entry((kind, sure)).or_default();
