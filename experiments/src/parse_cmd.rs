@@ -38,6 +38,8 @@ pub struct ParseArgs {
     /// apply, the tax arithmetic, the consistency findings.
     #[arg(long)]
     explain: bool,
+    /// Everything as JSON: the answer, why, the bridge's weights, and each
+    /// beam with its reading's answer, findings and score.
     #[arg(long)]
     json: bool,
 }
