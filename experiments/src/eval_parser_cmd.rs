@@ -181,13 +181,16 @@ struct CaseReport {
 }
 
 /// The first N gold facts the top beam misses and facts it adds, and the
-/// two queries where they differ.
+/// two queries where they differ; for the text, the first N lines of each
+/// with a yearly series folded into one.
 #[derive(Serialize)]
 struct TopErrors {
     missing: Vec<String>,
     spurious: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     query: Option<QueryError>,
+    #[serde(skip)]
+    folded: (Vec<String>, Vec<String>),
 }
 
 #[derive(Serialize)]
@@ -201,8 +204,48 @@ impl TopErrors {
         let list = |fs: &[lexlog_data::GroundFact]| fs.iter().take(n).map(fact_text).collect();
         let query_text = |q: &Option<lexlog_data::Query>| lexlog_data::linear::print(&lexlog_data::CaseIr { query: q.clone(), ..Default::default() }).trim().to_string();
         let query = (e.query != gold.query).then(|| QueryError { gold: query_text(&gold.query), top: query_text(&e.query) });
-        TopErrors { missing: list(&e.missing), spurious: list(&e.spurious), query }
+        let folded = |fs: &[lexlog_data::GroundFact]| fold_series(&fs.iter().map(fact_text).collect::<Vec<_>>()).into_iter().take(n).collect();
+        TopErrors { missing: list(&e.missing), spurious: list(&e.spurious), query, folded: (folded(&e.missing), folded(&e.spurious)) }
     }
+}
+
+/// The year a fact's event id ends in (`purpose(e5_2018, e3)`,
+/// `payment('<unmatched e4_2005>')`): a fact of a yearly series.
+fn series_year(fact: &str) -> Option<&str> {
+    let first = fact.split_once('(')?.1.split([',', ')']).next()?;
+    let id = first.trim_matches(|c| c == '\'' || c == '<' || c == '>');
+    let (_, year) = id.rsplit_once('_')?;
+    (year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit())).then_some(year)
+}
+
+/// Facts as lines, each yearly series one line: `purpose(e5_{Y}, e3) for
+/// Y in 2018..2117` (its year read as `{Y}` in the id and in dates of that
+/// year), in the order of their first fact.
+fn fold_series(facts: &[String]) -> Vec<String> {
+    let mut groups: Vec<(String, Vec<&str>, &String)> = Vec::new();
+    for f in facts {
+        let Some(year) = series_year(f) else {
+            groups.push((f.clone(), Vec::new(), f));
+            continue;
+        };
+        let template = f.replace(&format!("_{year}"), "_{Y}").replace(&format!("{year}-"), "{Y}-");
+        match groups.iter_mut().find(|(t, years, _)| !years.is_empty() && *t == template) {
+            Some((_, years, _)) => years.push(year),
+            None => groups.push((template, vec![year], f)),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(template, mut years, first)| {
+            years.sort();
+            let numbers: Vec<u32> = years.iter().filter_map(|y| y.parse().ok()).collect();
+            match numbers.as_slice() {
+                [] | [_] => first.clone(),
+                [a, .., b] if numbers.windows(2).all(|w| w[1] == w[0] + 1) => format!("{template} for Y in {a}..{b}"),
+                _ => format!("{template} for Y in [{}]", years.join(", ")),
+            }
+        })
+        .collect()
 }
 
 #[derive(Serialize)]
@@ -327,10 +370,10 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     for c in report.per_case.iter().filter(|c| !c.counts.exact) {
         let Some(e) = &c.errors else { continue };
         println!("{}: misses {} gold facts, adds {}", c.case, c.counts.false_negatives, c.counts.false_positives);
-        for f in &e.missing {
+        for f in &e.folded.0 {
             println!("  - {f}");
         }
-        for f in &e.spurious {
+        for f in &e.folded.1 {
             println!("  + {f}");
         }
         if let Some(q) = &e.query {
@@ -368,4 +411,27 @@ fn grouped(groups: &BTreeMap<String, Vec<Counts>>) -> BTreeMap<String, SectionRe
             (s.clone(), SectionReport { cases: cs.len(), fact_f1: prf(cs).2, exact_match: share(|c| c.exact), query_accuracy: share(|c| c.query_correct) })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_yearly_series_folds_into_one_line() {
+        let facts: Vec<String> = ["amount(e2, 5)", "purpose(e5_2018, e3)", "start(e5_2018, 2018-01-01)", "purpose(e5_2019, e3)", "start(e5_2019, 2019-01-01)", "payment('<unmatched e4_2005>')", "payment('<unmatched e4_2007>')", "agent(e6_2017, bob)"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            fold_series(&facts),
+            [
+                "amount(e2, 5)",
+                "purpose(e5_{Y}, e3) for Y in 2018..2019",
+                "start(e5_{Y}, {Y}-01-01) for Y in 2018..2019",
+                "payment('<unmatched e4_{Y}>') for Y in [2005, 2007]",
+                "agent(e6_2017, bob)",
+            ]
+        );
+        assert_eq!(series_year("s151_c_applies(alice, charlie, 2017)"), None);
+    }
 }
