@@ -64,6 +64,9 @@ pub struct Decision {
     pub reasons: Vec<String>,
     /// The winning answer's share of the vote (1 for a single beam).
     pub agreement: f64,
+    /// The beam whose reading gives the answer (in a vote, the best-scored
+    /// voter for it); `None` where there is no answer.
+    pub followed: Option<usize>,
     pub beams: Vec<Judged>,
 }
 
@@ -94,17 +97,17 @@ pub fn decide(solver: &Solver, beams: &[Beam], cfg: &PipelineConfig) -> Decision
             let first = judged.first();
             let answer = first.and_then(|j| j.answer);
             let reasons = if answer.is_none() { vec!["the first beam gives no answer".into()] } else { vec!["first beam".into()] };
-            Decision { answer, reasons, agreement: 1.0, beams: judged }
+            Decision { answer, reasons, agreement: 1.0, followed: answer.map(|_| 0), beams: judged }
         }
         Strategy::Rerank => {
-            let best = judged.iter().filter(usable).max_by(|a, b| a.score.total_cmp(&b.score));
-            let answer = best.and_then(|j| j.answer);
+            let best = judged.iter().enumerate().filter(|(_, j)| usable(j)).max_by(|a, b| a.1.score.total_cmp(&b.1.score));
+            let answer = best.and_then(|(_, j)| j.answer);
             let reasons = match best {
-                Some(j) if j.findings.is_empty() => vec!["best consistent beam".into()],
-                Some(j) => vec![format!("best beam, with {} finding(s)", j.findings.len())],
+                Some((_, j)) if j.findings.is_empty() => vec!["best consistent beam".into()],
+                Some((_, j)) => vec![format!("best beam, with {} finding(s)", j.findings.len())],
                 None => vec!["no beam gives an answer".into()],
             };
-            Decision { answer, reasons, agreement: 1.0, beams: judged }
+            Decision { answer, reasons, agreement: 1.0, followed: best.map(|(i, _)| i), beams: judged }
         }
         Strategy::Vote => {
             let voters: Vec<&Judged> = judged.iter().filter(usable).filter(|j| j.findings.is_empty()).collect();
@@ -113,7 +116,7 @@ pub fn decide(solver: &Solver, beams: &[Beam], cfg: &PipelineConfig) -> Decision
                 for (i, j) in judged.iter().enumerate() {
                     reasons.push(format!("beam {i}: {:?}{}", j.findings, if j.answer.is_none() { ", no answer" } else { "" }));
                 }
-                return Decision { answer: None, reasons, agreement: 0.0, beams: judged };
+                return Decision { answer: None, reasons, agreement: 0.0, followed: None, beams: judged };
             }
             let top = voters.iter().map(|j| j.score).fold(f64::NEG_INFINITY, f64::max);
             // A BTreeMap, so that ties resolve the same way on every run.
@@ -127,9 +130,11 @@ pub fn decide(solver: &Solver, beams: &[Beam], cfg: &PipelineConfig) -> Decision
             }
             let (share, answer) = weights.values().map(|(w, a)| (*w / total, *a)).max_by(|x, y| x.0.total_cmp(&y.0)).expect("one voter");
             if share < cfg.min_agreement {
-                return Decision { answer: None, reasons: vec![format!("agreement {share:.2} below {:.2}", cfg.min_agreement)], agreement: share, beams: judged };
+                return Decision { answer: None, reasons: vec![format!("agreement {share:.2} below {:.2}", cfg.min_agreement)], agreement: share, followed: None, beams: judged };
             }
-            Decision { answer: Some(answer), reasons: vec![format!("vote of {} consistent beam(s)", voters.len())], agreement: share, beams: judged }
+            // The best-scored voter for the answer (voters are in beam order).
+            let followed = judged.iter().enumerate().filter(|(_, j)| usable(j) && j.findings.is_empty() && j.answer == Some(answer)).max_by(|a, b| a.1.score.total_cmp(&b.1.score)).map(|(i, _)| i);
+            Decision { answer: Some(answer), reasons: vec![format!("vote of {} consistent beam(s)", voters.len())], agreement: share, followed, beams: judged }
         }
     }
 }
@@ -150,6 +155,9 @@ mod tests {
         let cfg = PipelineConfig { strategy: Strategy::Rerank, ..Default::default() };
         let d = decide(&solver, &[bad.clone(), good.clone()], &cfg);
         assert_eq!(d.answer, Some(Prediction::Dollars(6927)));
+        assert_eq!(d.followed, Some(1), "the consistent second beam");
+        let vote = decide(&solver, &[bad.clone(), good.clone()], &PipelineConfig::default());
+        assert_eq!((vote.answer, vote.followed), (Some(Prediction::Dollars(6927)), Some(1)));
         let top = decide(&solver, &[bad, good], &PipelineConfig { strategy: Strategy::TopOne, ..Default::default() });
         assert_ne!(top.answer, Some(Prediction::Dollars(6927)));
     }
@@ -158,7 +166,7 @@ mod tests {
     fn no_consistent_beam_abstains_with_reasons() {
         let solver = Solver::new().unwrap();
         let d = decide(&solver, &[beam("not a linear form at all (", -1.0), beam("query tax zed 2016\n", -2.0)], &PipelineConfig::default());
-        assert_eq!(d.answer, None);
+        assert_eq!((d.answer, d.followed), (None, None));
         assert!(d.reasons.len() >= 2, "{:?}", d.reasons);
     }
 

@@ -201,11 +201,16 @@ struct QueryError {
 
 impl TopErrors {
     fn of(e: &FactErrors, gold: &lexlog_data::CaseIr, n: usize) -> TopErrors {
-        let list = |fs: &[lexlog_data::GroundFact]| fs.iter().take(n).map(fact_text).collect();
+        // Each fact written once: the first N as they are, all folded for the text.
+        let lists = |fs: &[lexlog_data::GroundFact]| {
+            let texts: Vec<String> = fs.iter().map(fact_text).collect();
+            let folded = fold_series(&texts).into_iter().take(n).collect();
+            (texts.into_iter().take(n).collect::<Vec<_>>(), folded)
+        };
         let query_text = |q: &Option<lexlog_data::Query>| lexlog_data::linear::print(&lexlog_data::CaseIr { query: q.clone(), ..Default::default() }).trim().to_string();
         let query = (e.query != gold.query).then(|| QueryError { gold: query_text(&gold.query), top: query_text(&e.query) });
-        let folded = |fs: &[lexlog_data::GroundFact]| fold_series(&fs.iter().map(fact_text).collect::<Vec<_>>()).into_iter().take(n).collect();
-        TopErrors { missing: list(&e.missing), spurious: list(&e.spurious), query, folded: (folded(&e.missing), folded(&e.spurious)) }
+        let ((missing, folded_missing), (spurious, folded_spurious)) = (lists(&e.missing), lists(&e.spurious));
+        TopErrors { missing, spurious, query, folded: (folded_missing, folded_spurious) }
     }
 }
 

@@ -109,9 +109,8 @@ pub fn run(args: ParseArgs) -> Result<()> {
         bridge.min_agreement
     );
     if args.explain {
-        let followed = decision.beams.iter().enumerate().filter(|(_, j)| decision.answer.is_some() && j.answer == decision.answer).max_by(|a, b| a.1.score.total_cmp(&b.1.score));
-        match followed {
-            Some((i, _)) => {
+        match decision.followed {
+            Some(i) => {
                 let ir = lexlog_data::linear::parse(&beams[i].text).with_context(|| format!("beam {} reads no more", i + 1))?;
                 println!();
                 crate::explain_cmd::explain(&data, &solver, &format!("beam {}", i + 1), &ir, args.question.trim(), None, &[])?;
