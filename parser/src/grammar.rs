@@ -4,7 +4,8 @@
 //! for `start` and `end`, numbers for `amount`, participants otherwise),
 //! a group's variable is used only inside the group and its range is not
 //! empty, event ids come in order of first appearance, no event ends
-//! before it starts nor repeats one before it, the query comes last and
+//! before it starts nor repeats one before it nor has its agent as its
+//! patient, the query comes last and
 //! names each variable twice or not at all, and with the solver's
 //! signatures it asks known predicates with a right number of arguments,
 //! each of its place's type (names, dates, integers where the rules read
@@ -820,7 +821,13 @@ fn event_line(c: &mut Cursor) -> Step {
         let Some(role) = word(t).and_then(Role::from_name) else { return dead() };
         c.word("=")?;
         if c.at_end() {
-            let taken = said.iter().filter(|(r, _)| *r == role).map(|(_, v)| (*v).clone()).collect();
+            // A role names a value once, and an agent is not the patient.
+            let counterpart = match role {
+                Role::Agent => Some(Role::Patient),
+                Role::Patient => Some(Role::Agent),
+                _ => None,
+            };
+            let taken = said.iter().filter(|(r, _)| *r == role || Some(*r) == counterpart).map(|(_, v)| (*v).clone()).collect();
             let date = |r: Role| said.iter().find_map(|(x, t)| match t {
                 Token::Value(Value::Date(d)) if *x == r => Some(*d),
                 _ => None,
@@ -1020,13 +1027,16 @@ mod tests {
     }
 
     #[test]
-    fn an_event_names_a_value_once_ends_once_and_is_no_agent() {
-        assert!(ok("payment e1 agent = alice patient =", "alice", None));
+    fn an_event_names_a_value_once_ends_once_is_no_agent_and_no_one_its_own_patient() {
+        assert!(ok("payment e1 agent = alice patient =", "bob", None));
         assert!(!ok("payment e1 patient = alice patient =", "alice", None), "the same patient twice");
         assert!(ok("payment e1 patient = alice patient =", "bob", None));
         assert!(!ok("payment e1 amount = 60 amount =", "60", None));
         assert!(ok("payment e1 end = 2017-12-31", "start", None));
         assert!(!ok("payment e1 end = 2017-12-31", "end", None), "an event ends once");
+        assert!(!ok("payment e1 agent = alice patient =", "alice", None), "an agent is not the patient");
+        assert!(!ok("residence e2 patient = alice agent =", "alice", None));
+        assert!(ok("payment e1 agent = alice patient = bob agent =", "charlie", None));
         assert!(ok("payment e1 agent = alice
 payment e2 purpose =", "e1", None));
         assert!(!ok("payment e1 agent = alice
