@@ -4,13 +4,12 @@
 //! for `start` and `end`, numbers for `amount`, participants otherwise),
 //! a group's variable is used only inside the group and its range is not
 //! empty, event ids come in order of first appearance, no event ends
-//! before it starts nor repeats one before it nor has its agent as its
-//! patient, the query comes last and
-//! names each variable twice or not at all, and with the solver's
-//! signatures it asks known predicates with a right number of arguments,
-//! each of its place's type (names, dates, integers where the rules read
-//! them; a copied year is no amount), a goal with a year's place naming
-//! a year the question mentions.
+//! before it starts, repeats one before it or has its agent as its
+//! patient, the query comes last and names each variable twice or not at
+//! all, and with the solver's signatures it asks known predicates with a
+//! right number of arguments, each of its place's type (names, dates,
+//! integers where the rules read them; a copied year is no amount), a goal
+//! with a year's place naming a year the question mentions.
 
 use crate::mentions::{is_year, Mention, MentionKind};
 use crate::people::is_first_name;
@@ -412,8 +411,8 @@ impl<'a> Expected<'a> {
     }
 
     /// Whether a name copied (or from the vocabulary) may stand here: no
-    /// predicate's nor role's ([`names_predicate`], [`names_role`]), and as far as the question goes
-    /// ([`Expected::names_from_question`]).
+    /// predicate's nor role's ([`names_predicate`], [`names_role`]), and
+    /// as far as the question goes ([`Expected::names_from_question`]).
     fn name_fits(&self, name: &Value, origin: Option<Origin>) -> bool {
         !matches!(name, Value::Name(n) if names_predicate(n) || names_role(n))
             && (!self.in_query || !self.question_names || origin.is_none_or(|o| o.mentions.iter().any(|m| m.in_question && &m.value == name)))
