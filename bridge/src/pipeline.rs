@@ -110,7 +110,8 @@ pub fn decide(solver: &Solver, beams: &[Beam], cfg: &PipelineConfig) -> Decision
             Decision { answer, reasons, agreement: 1.0, followed: best.map(|(i, _)| i), beams: judged }
         }
         Strategy::Vote => {
-            let voters: Vec<&Judged> = judged.iter().filter(usable).filter(|j| j.findings.is_empty()).collect();
+            // Consistent beams with an answer, with their places in the beam list.
+            let voters: Vec<(usize, &Judged)> = judged.iter().enumerate().filter(|(_, j)| usable(j) && j.findings.is_empty()).collect();
             if voters.is_empty() {
                 let mut reasons = vec!["no consistent beam".to_string()];
                 for (i, j) in judged.iter().enumerate() {
@@ -118,11 +119,11 @@ pub fn decide(solver: &Solver, beams: &[Beam], cfg: &PipelineConfig) -> Decision
                 }
                 return Decision { answer: None, reasons, agreement: 0.0, followed: None, beams: judged };
             }
-            let top = voters.iter().map(|j| j.score).fold(f64::NEG_INFINITY, f64::max);
+            let top = voters.iter().map(|(_, j)| j.score).fold(f64::NEG_INFINITY, f64::max);
             // A BTreeMap, so that ties resolve the same way on every run.
             let mut weights: std::collections::BTreeMap<String, (f64, Prediction)> = Default::default();
             let mut total = 0.0;
-            for j in &voters {
+            for (_, j) in &voters {
                 let w = (j.score - top).exp();
                 total += w;
                 let a = j.answer.expect("voters have answers");
@@ -132,8 +133,8 @@ pub fn decide(solver: &Solver, beams: &[Beam], cfg: &PipelineConfig) -> Decision
             if share < cfg.min_agreement {
                 return Decision { answer: None, reasons: vec![format!("agreement {share:.2} below {:.2}", cfg.min_agreement)], agreement: share, followed: None, beams: judged };
             }
-            // The best-scored voter for the answer (voters are in beam order).
-            let followed = judged.iter().enumerate().filter(|(_, j)| usable(j) && j.findings.is_empty() && j.answer == Some(answer)).max_by(|a, b| a.1.score.total_cmp(&b.1.score)).map(|(i, _)| i);
+            // The best-scored voter for the answer.
+            let followed = voters.iter().filter(|(_, j)| j.answer == Some(answer)).max_by(|a, b| a.1.score.total_cmp(&b.1.score)).map(|(i, _)| *i);
             Decision { answer: Some(answer), reasons: vec![format!("vote of {} consistent beam(s)", voters.len())], agreement: share, followed, beams: judged }
         }
     }

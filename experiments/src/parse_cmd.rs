@@ -50,6 +50,8 @@ struct Parsed<'a> {
     answer: Option<lexlog_solver::Prediction>,
     reasons: &'a [String],
     agreement: f64,
+    /// The beam (from 0) whose reading gives the answer.
+    followed: Option<usize>,
     bridge: &'a PipelineConfig,
     beams: Vec<ParsedBeam<'a>>,
 }
@@ -87,7 +89,7 @@ pub fn run(args: ParseArgs) -> Result<()> {
     let decision = lexlog_bridge::pipeline::decide(&solver, &beams, &bridge);
     if args.json {
         let beams = beams.iter().zip(&decision.beams).map(|(b, judged)| ParsedBeam { text: &b.text, judged }).collect();
-        let parsed = Parsed { answer: decision.answer, reasons: &decision.reasons, agreement: decision.agreement, bridge: &bridge, beams };
+        let parsed = Parsed { answer: decision.answer, reasons: &decision.reasons, agreement: decision.agreement, followed: decision.followed, bridge: &bridge, beams };
         println!("{}", serde_json::to_string_pretty(&parsed)?);
         return Ok(());
     }
