@@ -14,7 +14,7 @@ use tch::{Kind, Tensor};
 
 /// Changes whenever decoding may give other beams (cached beams of an older
 /// version are not reused).
-pub const VERSION: u32 = 34;
+pub const VERSION: u32 = 33;
 
 /// One finished hypothesis.
 #[derive(Debug, Clone)]

@@ -24,11 +24,10 @@ pub type Signatures = HashMap<String, Vec<Vec<ArgType>>>;
 
 /// The pairs of places (first < second) that some rule's head fills with
 /// one variable, by predicate name (over all its arities): where a query
-/// goal or an assertion may name one person twice (`s3306_b`'s employer
-/// and employee).
+/// goal may name one person twice (`s3306_b`'s employer and employee).
 pub type SharedPlaces = HashMap<String, Vec<(usize, usize)>>;
 
-/// Where a prefix stands inside a query goal's or an assertion's arguments.
+/// Where a query's prefix stands inside a goal's arguments.
 #[derive(Debug, Clone, Default)]
 struct GoalAt {
     pred: String,
@@ -145,7 +144,7 @@ pub struct Expected<'a> {
     in_query: bool,
     /// The query's names are the question's ([`Expected::names_from_question`]).
     question_names: bool,
-    /// The goal or assertion whose arguments the prefix is in, if any.
+    /// The goal whose arguments the prefix is in, if any.
     goal: Option<GoalAt>,
     /// A goal gives a value once, but where a rule shares the places
     /// ([`Expected::distinct_values`]).
@@ -396,8 +395,7 @@ impl<'a> Expected<'a> {
     /// repeats the places its rule's head repeats). Beams had
     /// `s2_b_1_A_ii bob bob 2017` for "... applies to Bob in 2017". Since
     /// decoder version 19 the same holds of every value, numbers and dates
-    /// too: beams had `s1_d alice _ 2017 14836 14836`; since version 34, of
-    /// a section's assertion too (`s151_b_applies alice alice 2015`).
+    /// too: beams had `s1_d alice _ 2017 14836 14836`.
     pub fn distinct_values(mut self, shared: Option<&'a SharedPlaces>) -> Self {
         self.shared = shared;
         self
@@ -405,7 +403,7 @@ impl<'a> Expected<'a> {
 
     /// Whether a value is new to the goal's places before, or repeats one
     /// in a place a rule shares with it ([`Expected::distinct_values`]);
-    /// outside a goal or an assertion, always.
+    /// outside a query goal, always.
     fn new_in_goal(&self, value: &Value) -> bool {
         let (Some(shared), Some(goal)) = (self.shared, &self.goal) else { return true };
         let pairs = shared.get(&goal.pred).map_or(&[][..], Vec::as_slice);
@@ -482,7 +480,7 @@ impl<'a> Expected<'a> {
     /// Whether the query goal the prefix ends in may end, by
     /// [`Expected::asked_year`].
     fn goal_names_an_asked_year(&self, origin: Option<Origin>) -> bool {
-        let (Some(goal), Some(o), true, false) = (&self.goal, origin, self.in_query, self.asked_year_off) else { return true };
+        let (Some(goal), Some(o), false) = (&self.goal, origin, self.asked_year_off) else { return true };
         let Some(types) = self.signatures.and_then(|a| a.get(&goal.pred)).and_then(|a| a.iter().find(|t| t.len() == goal.place)) else { return true };
         !types.iter().any(is_year_place) || goal.names_one_of(asked_years(o.mentions))
     }
@@ -493,7 +491,7 @@ impl<'a> Expected<'a> {
     /// those years is named yet, so without one [`Expected::asked_year`]
     /// would leave the goal no end.
     fn year_due_refuses(&self, next: &Token, origin: Option<Origin>) -> bool {
-        let (Some(goal), Some(o), true, false) = (&self.goal, origin, self.in_query, self.asked_year_off) else { return false };
+        let (Some(goal), Some(o), false) = (&self.goal, origin, self.asked_year_off) else { return false };
         let Some(arities) = self.signatures.and_then(|a| a.get(&goal.pred)) else { return false };
         let mut longer = arities.iter().filter(|t| t.len() > goal.place).peekable();
         let due = longer.peek().is_some() && longer.all(|t| is_year_place(&t[goal.place]) && !t[goal.place + 1..].iter().any(is_year_place));
@@ -756,7 +754,14 @@ pub fn expected<'a>(prefix: &[Token], signatures: Option<&'a Signatures>) -> Exp
         "for" => for_line(&mut c),
         "query" => query_line(&mut c, signatures, &mut exp.goal),
         h if h == "event" || EventKind::from_name(h).is_some() => event_line(&mut c),
-        _ => assertion_line(&mut c, head, &mut exp.goal),
+        _ => loop {
+            if c.at_end() {
+                break Err(vec![Class::Term(Slot::Any), Class::Newline]);
+            }
+            if let Err(w) = c.term(Slot::Any) {
+                break Err(w);
+            }
+        },
     };
     match wanted {
         Err(mut classes) if !classes.is_empty() => {
@@ -840,26 +845,6 @@ fn event_line(c: &mut Cursor) -> Step {
             said.push((role, &c.toks[at]));
         }
         ended |= role == Role::End;
-    }
-}
-
-/// A section's assertion (`s151_b_applies alice 2015`): its arguments,
-/// where the next one goes as `at` (a goal's places, for
-/// [`Expected::distinct_values`]).
-fn assertion_line(c: &mut Cursor, pred: &str, at: &mut Option<GoalAt>) -> Step {
-    let mut values = Vec::new();
-    let mut place = 0;
-    loop {
-        if c.at_end() {
-            *at = Some(GoalAt { pred: pred.to_string(), place, values });
-            return Err(vec![Class::Term(Slot::Any), Class::Newline]);
-        }
-        let from = c.pos;
-        c.term(Slot::Any)?;
-        if let (true, Some(v)) = (c.pos == from + 1, token_value(&c.toks[from])) {
-            values.push((place, v));
-        }
-        place += 1;
     }
 }
 
@@ -962,10 +947,6 @@ mod tests {
         assert!(!next("query s151_d_3_A alice 1900", "1900", true) && next("query s151_d_3_A alice 1900", "_", true));
         assert!(!next("query s3306_c_10_B e2 _ alice 2017-03-01 & s3306_c e2 2017-03-01", "2017-03-01", true), "dates too");
         assert!(next("query s3306_c_10_B e2 _ alice 2017-03-01 & s3306_c", "2017-03-01", true), "each goal apart");
-        assert!(!next("s151_b_applies alice", "alice", true) && next("s151_b_applies alice", "2015", true), "an assertion too");
-        assert!(next("s151_b_applies alice", "alice", false));
-        assert!(next("s3306_b _ alice bob", "alice", true) && !next("s3306_b _ alice bob", "bob", true), "but in places a rule shares");
-        assert!(next("s151 alice 2000 [", "alice", true), "a list's members are no place");
     }
 
     #[test]
