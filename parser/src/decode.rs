@@ -14,7 +14,7 @@ use tch::{Kind, Tensor};
 
 /// Changes whenever decoding may give other beams (cached beams of an older
 /// version are not reused).
-pub const VERSION: u32 = 33;
+pub const VERSION: u32 = 35;
 
 /// One finished hypothesis.
 #[derive(Debug, Clone)]
