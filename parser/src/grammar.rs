@@ -407,18 +407,20 @@ impl<'a> Expected<'a> {
     /// in a place a rule shares with it ([`Expected::distinct_values`]);
     /// outside a query goal, always.
     fn new_in_goal(&self, value: &Value) -> bool {
-        let (Some(shared), Some(goal)) = (self.shared, &self.goal) else { return true };
-        let pairs = shared.get(&goal.pred).map_or(&[][..], Vec::as_slice);
-        !goal.values.iter().any(|(j, v)| v == value && !pairs.contains(&(*j, goal.place)))
+        self.new_to_places(|g| &g.values, value)
     }
 
     /// As [`Expected::new_in_goal`], of a variable: no gold goal of the 376
     /// cases names one twice (a variable joins goals), and beams asked
     /// `s152_d_2_H alice bob 2015 End Start Start`.
     fn new_var_in_goal(&self, var: &str) -> bool {
+        self.new_to_places(|g| &g.vars, &var.to_string())
+    }
+
+    fn new_to_places<T: PartialEq>(&self, said: impl Fn(&GoalAt) -> &[(usize, T)], x: &T) -> bool {
         let (Some(shared), Some(goal)) = (self.shared, &self.goal) else { return true };
         let pairs = shared.get(&goal.pred).map_or(&[][..], Vec::as_slice);
-        !goal.vars.iter().any(|(j, v)| v == var && !pairs.contains(&(*j, goal.place)))
+        !said(goal).iter().any(|(j, v)| v == x && !pairs.contains(&(*j, goal.place)))
     }
 
     /// Whether a name copied (or from the vocabulary) may stand here: no
@@ -919,12 +921,10 @@ fn query_line(c: &mut Cursor, signatures: Option<&Signatures>, at: &mut Option<G
                     }
                     let from = c.pos;
                     c.term(slot)?;
-                    if let (true, Some(v)) = (c.pos == from + 1, token_value(&c.toks[from])) {
-                        values.push((args, v));
-                    }
-                    if let (true, Token::Sym(v)) = (c.pos == from + 1, &c.toks[from]) {
-                        if is_var(v) {
-                            vars.push((args, v.clone()));
+                    if c.pos == from + 1 {
+                        match &c.toks[from] {
+                            Token::Sym(v) if is_var(v) => vars.push((args, v.clone())),
+                            t => values.extend(token_value(t).map(|v| (args, v))),
                         }
                     }
                     args += 1;
