@@ -134,6 +134,8 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
             let asked = asked_predicates(train_cases.iter().copied());
             for (name, set, cases) in [("train", &train, &train_cases), ("test", &test, &test_cases)] {
                 let (mut tokens, mut values, mut copied, mut unk, mut whole) = (0, 0, 0, 0, 0);
+                // Dates no mention gives, by case: the vocabulary spells them.
+                let (mut dates, mut dates_spelled) = (0, std::collections::BTreeMap::<&str, usize>::new());
                 let mut lengths: Vec<usize> = Vec::new();
                 let mut missing: std::collections::BTreeMap<String, usize> = Default::default();
                 let mut inexpressible: Vec<String> = Vec::new();
@@ -150,6 +152,12 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
                         inexpressible.push(e.id.clone());
                     }
                     for (t, a) in e.target.iter().zip(&actions) {
+                        if matches!(t, Token::Value(lexlog_data::Value::Date(_))) {
+                            dates += 1;
+                            if !matches!(a, Action::Copy(_)) {
+                                *dates_spelled.entry(e.id.as_str()).or_default() += 1;
+                            }
+                        }
                         if *a == Action::Vocab(UNK) {
                             *missing.entry(lexlog_parser::target::render(std::slice::from_ref(t))).or_default() += 1;
                         }
@@ -169,6 +177,14 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
                 println!("  most frequent unknown: {:?}", &top[..top.len().min(15)]);
                 println!("  not expressible: {}", if inexpressible.is_empty() { "none".to_string() } else { inexpressible.join(", ") });
                 println!("  asking a predicate no train query asks: {unseen} of {} cases", set.len());
+                let mut spelled: Vec<_> = dates_spelled.into_iter().collect();
+                spelled.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+                println!(
+                    "  dates: {dates}, {} given by no mention, in {} cases (most: {:?})",
+                    spelled.iter().map(|(_, n)| n).sum::<usize>(),
+                    spelled.len(),
+                    &spelled[..spelled.len().min(8)]
+                );
             }
         }
         ParserCommand::Units { case: id, since, conjoin, pair } => {
