@@ -46,8 +46,8 @@ pub struct EvalParserArgs {
     /// no event of a kind the section asks of (for comparison).
     #[arg(long)]
     keep_query_events: bool,
-    /// Let a query goal name a person in two places, even where no rule's
-    /// head fills both with one variable (for comparison).
+    /// Let a query goal name a value or a variable in two places, even
+    /// where no rule's head fills both with one variable (for comparison).
     #[arg(long)]
     repeated_names: bool,
     /// What a finished sentence beam loses, in length-normalised score, for
