@@ -13,7 +13,7 @@
 
 use crate::mentions::{is_year, Mention, MentionKind};
 use crate::people::is_first_name;
-use crate::target::{earlier_event, event_number, max_event, Token};
+use crate::target::{earlier_event, event_number, max_event, Token, DATE_WORDS, LINE_WORDS};
 use chrono::NaiveDate;
 use lexlog_data::{ArgType, EventKind, Predicate, Role, SectionId, Value};
 use std::collections::HashMap;
@@ -408,20 +408,20 @@ impl<'a> Expected<'a> {
     /// in a place a rule shares with it ([`Expected::distinct_values`]);
     /// outside a query goal, always.
     fn new_in_goal(&self, value: &Value) -> bool {
-        self.new_to_places(|g| &g.values, value)
+        self.new_to_places(|g| &g.values, |v: &Value| v == value)
     }
 
     /// As [`Expected::new_in_goal`], of a variable: no gold goal of the 376
     /// cases names one twice (a variable joins goals), and beams asked
     /// `s152_d_2_H alice bob 2015 End Start Start`.
     fn new_var_in_goal(&self, var: &str) -> bool {
-        self.new_to_places(|g| &g.vars, &var.to_string())
+        self.new_to_places(|g| &g.vars, |v: &String| v == var)
     }
 
-    fn new_to_places<T: PartialEq>(&self, said: impl Fn(&GoalAt) -> &[(usize, T)], x: &T) -> bool {
+    fn new_to_places<T>(&self, said: impl Fn(&GoalAt) -> &[(usize, T)], is_x: impl Fn(&T) -> bool) -> bool {
         let (Some(shared), Some(goal)) = (self.shared, &self.goal) else { return true };
         let pairs = shared.get(&goal.pred).map_or(&[][..], Vec::as_slice);
-        !said(goal).iter().any(|(j, v)| v == x && !pairs.contains(&(*j, goal.place)))
+        !said(goal).iter().any(|(j, v)| is_x(v) && !pairs.contains(&(*j, goal.place)))
     }
 
     /// Whether a name copied (or from the vocabulary) may stand here: no
@@ -550,16 +550,17 @@ impl<'a> Expected<'a> {
                 // before Start Start`).
                 let bare = s.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
                     && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                    && !matches!(s, "query" | "for" | "in" | "event" | "unbound" | "before");
-                if bare && event_id(s).is_none() && !matches!(s, "first_day" | "last_day" | "within") && !self.bare_name_fits(s, origin) {
+                    && !LINE_WORDS.contains(&s);
+                let date_word = DATE_WORDS.contains(&s);
+                if bare && event_id(s).is_none() && !date_word && !self.bare_name_fits(s, origin) {
                     return false;
                 }
                 match slot {
                     Slot::Any => bare || s == "[",
-                    Slot::Date => matches!(s, "first_day" | "last_day" | "within"),
+                    Slot::Date => date_word,
                     Slot::Number | Slot::Person | Slot::Year | Slot::TaxYear | Slot::Amount => false,
-                    Slot::Participant => (bare && !matches!(s, "first_day" | "last_day" | "within")) || s == "[",
-                    Slot::Party | Slot::Place => (bare && !matches!(s, "first_day" | "last_day" | "within") && event_id(s).is_none()) || s == "[",
+                    Slot::Participant => (bare && !date_word) || s == "[",
+                    Slot::Party | Slot::Place => (bare && !date_word && event_id(s).is_none()) || s == "[",
                     Slot::Event => event_id(s) == Some(false),
                 }
             }

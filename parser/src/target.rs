@@ -84,6 +84,13 @@ pub fn lex(text: &str) -> Vec<Token> {
     out
 }
 
+/// The words that shape a line (a fact, a group, a query) rather than
+/// name a value.
+pub const LINE_WORDS: [&str; 6] = ["event", "for", "in", "query", "unbound", "before"];
+
+/// The words that give a date from a year: `first_day 2017`, `within`.
+pub const DATE_WORDS: [&str; 3] = ["first_day", "last_day", "within"];
+
 /// Structure words stay symbols; other words are values.
 fn classify(word: &str) -> Token {
     if let Ok(d) = NaiveDate::parse_from_str(word, "%Y-%m-%d") {
@@ -96,7 +103,9 @@ fn classify(word: &str) -> Token {
         || Role::from_name(word).is_some()
         || Aux::from_name(word).is_some()
         || lexlog_data::SectionId::parse(word).is_some()
-        || matches!(word, "event" | "for" | "in" | "query" | "unbound" | "first_day" | "last_day" | "within" | "before" | "_")
+        || LINE_WORDS.contains(&word)
+        || DATE_WORDS.contains(&word)
+        || word == "_"
         || word.starts_with(|c: char| c.is_ascii_uppercase())
         || is_event_id(word);
     if structural {
