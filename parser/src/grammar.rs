@@ -428,14 +428,21 @@ impl<'a> Expected<'a> {
     /// predicate's nor role's ([`names_predicate`], [`names_role`]), and
     /// as far as the question goes ([`Expected::names_from_question`]).
     fn name_fits(&self, name: &Value, origin: Option<Origin>) -> bool {
-        !matches!(name, Value::Name(n) if names_predicate(n) || names_role(n))
-            && (!self.in_query || !self.question_names || origin.is_none_or(|o| o.mentions.iter().any(|m| m.in_question && &m.value == name)))
+        !matches!(name, Value::Name(n) if names_predicate(n) || names_role(n)) && self.question_allows(origin, |v| v == name)
     }
 
-    /// Whether a bare word may stand here as a name.
+    /// Whether a bare word may stand here as a name: as
+    /// [`Expected::name_fits`] and [`Expected::new_in_goal`] of
+    /// `Value::Name(s)`, compared in place.
     fn bare_name_fits(&self, s: &str, origin: Option<Origin>) -> bool {
-        let name = Value::Name(s.to_string());
-        self.new_in_goal(&name) && self.name_fits(&name, origin)
+        let is_s = |v: &Value| matches!(v, Value::Name(n) if n == s);
+        !names_predicate(s) && !names_role(s) && self.new_to_places(|g| &g.values, is_s) && self.question_allows(origin, is_s)
+    }
+
+    /// Whether a query may name the value `is_x` picks, as far as the
+    /// question goes ([`Expected::names_from_question`]).
+    fn question_allows(&self, origin: Option<Origin>, is_x: impl Fn(&Value) -> bool) -> bool {
+        !self.in_query || !self.question_names || origin.is_none_or(|o| o.mentions.iter().any(|m| m.in_question && is_x(&m.value)))
     }
 
     /// Whether a value may fill `slot`.
