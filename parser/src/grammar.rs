@@ -287,6 +287,11 @@ fn names_role(s: &str) -> bool {
     Role::from_name(s).is_some()
 }
 
+/// A word no name may be: a predicate's or a role's.
+fn reserved_word(s: &str) -> bool {
+    names_predicate(s) || names_role(s)
+}
+
 /// Whether a query line may end here: each variable it names, it names
 /// at least twice, joining goals (`s152_d_2_D alice bob Start End &
 /// unbound End & …`), as in every gold query of the 376 cases; a variable
@@ -425,10 +430,10 @@ impl<'a> Expected<'a> {
     }
 
     /// Whether a name copied (or from the vocabulary) may stand here: no
-    /// predicate's nor role's ([`names_predicate`], [`names_role`]), and
+    /// predicate's nor role's ([`reserved_word`]), and
     /// as far as the question goes ([`Expected::names_from_question`]).
     fn name_fits(&self, name: &Value, origin: Option<Origin>) -> bool {
-        !matches!(name, Value::Name(n) if names_predicate(n) || names_role(n)) && self.question_allows(origin, |v| v == name)
+        !matches!(name, Value::Name(n) if reserved_word(n)) && self.question_allows(origin, |v| v == name)
     }
 
     /// Whether a bare word may stand here as a name: as
@@ -436,7 +441,7 @@ impl<'a> Expected<'a> {
     /// `Value::Name(s)`, compared in place.
     fn bare_name_fits(&self, s: &str, origin: Option<Origin>) -> bool {
         let is_s = |v: &Value| matches!(v, Value::Name(n) if n == s);
-        !names_predicate(s) && !names_role(s) && self.new_to_places(|g| &g.values, is_s) && self.question_allows(origin, is_s)
+        !reserved_word(s) && self.new_to_places(|g| &g.values, is_s) && self.question_allows(origin, is_s)
     }
 
     /// Whether a query may name the value `is_x` picks, as far as the
