@@ -518,15 +518,17 @@ pub fn train(
         metrics.epoch = epoch + 1;
         metrics.step = step;
         if (epoch + 1) % cfg.eval_every.max(1) == 0 || epoch + 1 == cfg.epochs {
-            // Without a dev set (tests), the train loss selects.
+            // Without a dev set (tests, a refit on all of train), the train
+            // loss selects, whatever `select` says.
             let mut scores = if dev_data.is_empty() { DevScores { dev_loss: metrics.train_loss, ..Default::default() } } else { evaluate(&model, &dev_data, device) };
             scores.query_decoded = decoded_queries(&model, &dev_data, &vocab, signatures.clone(), device);
             let (dev_loss, dev_acc) = (scores.dev_loss, scores.dev_accuracy);
             metrics.dev_loss = dev_loss;
             metrics.dev_accuracy = dev_acc;
-            let better = match cfg.select {
-                crate::config::Select::DevLoss => dev_loss < metrics.best_dev_loss,
-                crate::config::Select::DevAccuracy => metrics.best_epoch == 0 || dev_acc > metrics.best_dev_accuracy,
+            let better = if dev_data.is_empty() || cfg.select == crate::config::Select::DevLoss {
+                dev_loss < metrics.best_dev_loss
+            } else {
+                metrics.best_epoch == 0 || dev_acc > metrics.best_dev_accuracy
             };
             if better {
                 metrics.best_dev_loss = dev_loss;

@@ -334,6 +334,19 @@ fn a_run_keeps_the_checkpoint_of_its_best_dev_queries_and_decodes_queries_with_i
 }
 
 #[test]
+fn without_dev_cases_the_train_loss_selects_whatever_the_config_says() {
+    let dir = std::env::temp_dir().join(format!("lexlog-refit-{}", std::process::id()));
+    let select = lexlog_parser::config::Select::DevAccuracy;
+    let cfg = TrainConfig { unit: lexlog_parser::config::Unit::MarkedSentence, select, epochs: 30, eval_every: 10, ..tiny_config() };
+    let mut ignore = |_: &lexlog_parser::train::Progress| {};
+    let m = train(&cfg, eight_short_cases(), &[], None, &minilm_dir().unwrap(), &dir, false, Device::Cpu, &mut ignore).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(m.history.len(), 3);
+    let lowest = m.history.iter().min_by(|a, b| a.train_loss.total_cmp(&b.train_loss)).unwrap();
+    assert_eq!(m.best_epoch, lowest.epoch, "{:?}", m.history.iter().map(|h| (h.epoch, h.train_loss)).collect::<Vec<_>>());
+}
+
+#[test]
 fn frozen_embeddings_and_layers_keep_their_weights_and_the_rest_learns() {
     let dir = std::env::temp_dir().join(format!("lexlog-frozen-{}", std::process::id()));
     // The tiny model with a second encoder layer, the one left to learn.
