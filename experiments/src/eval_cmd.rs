@@ -95,7 +95,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
     let beams = crate::joint::ensemble_beams_for(&cases, &model, ensemble, k, split, !keep_names, &solver)?;
     // The bridge's weights are fitted on the model's dev cases only.
     let cfg = fit_on_dev(&data, &model, k, &solver)?;
-    eprintln!("bridge fitted on dev: {:?}, penalty {}, min agreement {}", cfg.strategy, cfg.penalty, cfg.min_agreement);
+    eprintln!("bridge: {:?}, penalty {}, min agreement {}", cfg.strategy, cfg.penalty, cfg.min_agreement);
     let (report, decisions) = evaluate("lexlog (parser + solver-checked bridge)", split, &cases, &beams, &solver, &cfg);
     if args.verbose {
         for (c, d) in cases.iter().zip(&decisions) {

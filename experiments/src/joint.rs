@@ -326,6 +326,11 @@ pub fn fit_on_dev_cases(data: &lexlog_data::Dataset, model_dir: &Path, k: usize,
 }
 
 fn fit_on(dev: Vec<&Case>, model_dir: &Path, k: usize, solver: &Solver) -> Result<PipelineConfig> {
+    if dev.is_empty() {
+        // A run on all of train (`dev_fraction` 0) has nothing to fit on.
+        eprintln!("{}: no dev cases to fit the bridge on; it keeps its defaults", model_dir.display());
+        return Ok(PipelineConfig { k, ..Default::default() });
+    }
     let beams = beams_for(&dev, model_dir, k, "dev", solver)?;
     let mut best: Option<(f64, f64, PipelineConfig)> = None;
     for strategy in [lexlog_bridge::Strategy::Rerank, lexlog_bridge::Strategy::Vote] {
