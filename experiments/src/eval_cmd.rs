@@ -47,6 +47,11 @@ pub struct EvalArgs {
     /// Print every case's decision and its reasons.
     #[arg(long)]
     verbose: bool,
+    /// Fit the bridge on this model's dev cases, with its beams, instead of
+    /// --model's: for a model trained on all of train, its dev-held-out
+    /// sibling (same config and seed).
+    #[arg(long)]
+    bridge_model: Option<PathBuf>,
     /// Training configuration for --cv.
     #[arg(long, default_value = "parser/configs/main.json")]
     config: PathBuf,
@@ -67,6 +72,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
     let data = Dataset::load_default().context("loading SARA")?;
     if let Some(folds) = args.cv {
         anyhow::ensure!(ensemble.is_empty(), "--cv trains its own models; it takes no --ensemble");
+        anyhow::ensure!(args.bridge_model.is_none(), "--cv fits each fold's bridge on its own dev cases; it takes no --bridge-model");
         let reports = crate::cv::run(&data, folds, &args.config, &model, k)?;
         if json {
             println!("{}", serde_json::to_string_pretty(&reports)?);
@@ -93,8 +99,8 @@ pub fn run(args: EvalArgs) -> Result<()> {
     let split = split.as_str();
     let solver = Solver::new()?;
     let beams = crate::joint::ensemble_beams_for(&cases, &model, ensemble, k, split, !keep_names, &solver)?;
-    // The bridge's weights are fitted on the model's dev cases only.
-    let cfg = fit_on_dev(&data, &model, k, &solver)?;
+    // The bridge's weights are fitted on dev cases only.
+    let cfg = fit_on_dev(&data, args.bridge_model.as_ref().unwrap_or(&model), k, &solver)?;
     eprintln!("bridge: {:?}, penalty {}, min agreement {}", cfg.strategy, cfg.penalty, cfg.min_agreement);
     let (report, decisions) = evaluate("lexlog (parser + solver-checked bridge)", split, &cases, &beams, &solver, &cfg);
     if args.verbose {
