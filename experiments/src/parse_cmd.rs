@@ -103,7 +103,7 @@ pub fn run(args: ParseArgs) -> Result<()> {
     }
     let answer = decision.answer.map_or("abstains".to_string(), |a| format!("{a:?}"));
     println!(
-        "answer: {answer} ({}; agreement {:.2}; bridge fitted on dev: {:?}, penalty {}, min agreement {})",
+        "answer: {answer} ({}; agreement {:.2}; bridge: {:?}, penalty {}, min agreement {})",
         decision.reasons.join("; "),
         decision.agreement,
         bridge.strategy,
