@@ -186,15 +186,22 @@ fn save_then_load_reproduces_outputs_exactly() {
     assert!((&x - &z).abs().max().double_value(&[]) < 0.05, "half-precision weights drift too far");
 }
 
-#[test]
-fn incremental_decoding_matches_the_full_decoder() {
-    tch::manual_seed(5);
+/// An untrained tiny model (seeded), the eight short cases prepared for
+/// it, and its vocabulary's size.
+fn untrained_tiny(seed: i64) -> (Seq2Seq, nn::VarStore, Vec<lexlog_parser::train::Prepared>, i64) {
+    tch::manual_seed(seed);
     let tok = SourceTokenizer::from_dir(&minilm_dir().unwrap()).unwrap();
     let examples = eight_short_cases();
     let vocab = Vocab::build(examples.iter().map(|e| (e.target.as_slice(), e.mentions.as_slice())), &[]);
     let data = prepare(examples, &tok, &vocab).unwrap();
     let vs = nn::VarStore::new(Device::Cpu);
     let model = Seq2Seq::new(&ModelConfig::tiny(), vocab.len() as i64, tok.cls(), tok.sep(), &vs.root());
+    (model, vs, data, vocab.len() as i64)
+}
+
+#[test]
+fn incremental_decoding_matches_the_full_decoder() {
+    let (model, _vs, data, _) = untrained_tiny(5);
     let enc = model.encode(&[&data[1].source], Device::Cpu, false);
     let mut prefix = vec![lexlog_parser::target::BOS as i64];
     prefix.extend_from_slice(&data[1].actions[..6]);
@@ -205,6 +212,44 @@ fn incremental_decoding_matches_the_full_decoder() {
         let step = model.step(&mut state, &Tensor::from_slice(&[a]));
         let diff = (step - full.select(1, i as i64)).abs().max().double_value(&[]);
         assert!(diff < 1e-4, "step {i}: {diff}");
+    }
+}
+
+/// Several hypotheses share the case's memory and mentions; reordering
+/// them (as the beam search does) keeps each one's own prefix.
+#[test]
+fn hypotheses_decoded_together_and_reordered_match_the_full_decoder() {
+    let (model, _vs, data, v) = untrained_tiny(6);
+    let p = data.iter().find(|p| p.source.mention_spans.len() >= 2).expect("a case with two mentions");
+    let enc = model.encode(&[&p.source], Device::Cpu, false);
+    let bos = lexlog_parser::target::BOS as i64;
+    let (a, b) = (p.actions[0], p.actions[1]);
+    // BOS for one hypothesis, which becomes three (two copying mentions),
+    // then the third is dropped and the first doubled.
+    let three = [[bos, a, v], [bos, v + 1, b], [bos, b, v + 1]];
+    let mut state = model.start(&enc, 1);
+    let _after_bos = model.step(&mut state, &Tensor::from_slice(&[bos]));
+    state.reorder(&Tensor::from_slice(&[0i64, 0, 0]));
+    let mut outputs = Vec::new();
+    for t in 1..3 {
+        let fed: Vec<i64> = three.iter().map(|p| p[t]).collect();
+        outputs.push((t, model.step(&mut state, &Tensor::from_slice(&fed))));
+    }
+    state.reorder(&Tensor::from_slice(&[0i64, 1, 0]));
+    let four = [[bos, a, v, a], [bos, v + 1, b, v], [bos, a, v, b]];
+    outputs.push((3, model.step(&mut state, &Tensor::from_slice(&four.map(|p| p[3])))));
+    let rows = |t: usize| -> Vec<Vec<i64>> {
+        match t {
+            3 => four.iter().map(|p| p.to_vec()).collect(),
+            _ => three.iter().map(|p| p[..=t].to_vec()).collect(),
+        }
+    };
+    for (t, out) in &outputs {
+        for (row, prefix) in rows(*t).iter().enumerate() {
+            let full = model.decode(&enc, &Tensor::from_slice(prefix).view([1, prefix.len() as i64]), false);
+            let diff = (out.get(row as i64) - full.get(0).get(*t as i64)).abs().max().double_value(&[]);
+            assert!(diff < 1e-4, "hypothesis {row}, step {t}: {diff}");
+        }
     }
 }
 
