@@ -3,7 +3,6 @@
 use anyhow::{Context, Result};
 use lexlog_data::Dataset;
 use lexlog_parser::decode::{BeamConfig, StatedScope};
-use lexlog_parser::train::Trained;
 use lexlog_parser::eval::{compare, fact_errors, fact_text, fact_type, macro_f1, prf, Counts, FactErrors};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -277,8 +276,6 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         crate::eval_cmd::split_cases(&data, args.common.split)
     };
     anyhow::ensure!(!(args.dev && !args.common.ensemble.is_empty()), "--dev holds --model's dev cases, which the ensemble's other models may have trained on");
-    let models = crate::joint::load_models(&args.common.model, &args.common.ensemble)?;
-    let models: Vec<&Trained> = models.iter().collect();
     let solver = lexlog_solver::Solver::new()?;
     let signatures = crate::joint::query_signatures(&solver);
     let shared_places = (!args.repeated_names).then(|| crate::joint::query_shared_places(&solver));
@@ -304,10 +301,10 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     // What the model's training asked: the train split less the cases evaluated.
     let asked = crate::parser_cmd::asked_predicates(data.cases_in(Some(lexlog_data::Split::Train)).filter(|c| !cases.iter().any(|e| e.id == c.id)));
     let mut by_predicate: BTreeMap<String, Vec<Counts>> = BTreeMap::new();
-    for case in &cases {
+    let cfg = BeamConfig { k: args.common.k, readings: args.readings, signatures: Some(signatures), length_alpha: args.length_alpha, query_names_from_question: args.query_names == QueryNames::Question, event_slots, shared_places, stated_penalty: args.stated_penalty, stated_scope: args.stated_scope.into(), places: Some(places), ..Default::default() };
+    let decoded = crate::joint::decode_cases(&cases, &args.common.model, &args.common.ensemble, &cfg, !args.common.keep_names)?;
+    for (case, beams) in cases.iter().zip(decoded) {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
-        let cfg = BeamConfig { k: args.common.k, readings: args.readings, signatures: Some(signatures.clone()), length_alpha: args.length_alpha, query_names_from_question: args.query_names == QueryNames::Question, event_slots: event_slots.clone(), shared_places: shared_places.clone(), stated_penalty: args.stated_penalty, stated_scope: args.stated_scope.into(), places: Some(places.clone()), ..Default::default() };
-        let beams = crate::joint::decode_case(&models, &case.text, &case.question, &cfg, !args.common.keep_names)?;
         let counts: Vec<_> = beams.iter().map(|b| compare(&b.ir, &gold)).collect();
         let c = counts.first().copied().unwrap_or_else(|| compare(&lexlog_data::CaseIr::default(), &gold));
         ranks.push(counts.iter().position(|c| c.exact));

@@ -69,6 +69,58 @@ pub fn decode_case(models: &[&Trained], text: &str, question: &str, cfg: &BeamCo
         .collect()
 }
 
+/// The most workers [`decode_cases`] runs unless told: each holds its own
+/// copy of the models (about 0.2 GB for a main model's two checkpoints).
+const DEFAULT_MAX_WORKERS: usize = 8;
+
+/// How many workers [`decode_cases`] runs on the CPU: `LEXLOG_DECODE_WORKERS`
+/// where set, else one per core (at most [`DEFAULT_MAX_WORKERS`]); never
+/// more than the cases.
+pub fn decode_workers(cases: usize) -> Result<usize> {
+    let n = match std::env::var("LEXLOG_DECODE_WORKERS") {
+        Ok(v) => v.trim().parse::<usize>().ok().filter(|&n| n > 0).with_context(|| format!("LEXLOG_DECODE_WORKERS={v:?} is no positive number"))?,
+        Err(_) => std::thread::available_parallelism().map_or(1, |n| n.get()).min(DEFAULT_MAX_WORKERS),
+    };
+    Ok(n.min(cases).max(1))
+}
+
+/// Every case's beams, in the cases' order, by the model in `model_dir`
+/// (with those of `ensemble`). On the CPU several workers take the cases
+/// in turn, each with its own copy of the models and one libtorch thread
+/// (a step's ops are too small to share out between threads); on a GPU
+/// the cases go one after another.
+pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], cfg: &BeamConfig, stand_ins: bool) -> Result<Vec<Vec<lexlog_parser::decode::Beam>>> {
+    let on_cpu = lexlog_parser::device::best_device() == tch::Device::Cpu;
+    let workers = if on_cpu { decode_workers(cases.len())? } else { 1 };
+    let decode_share = |worker: usize| -> Result<Vec<(usize, Vec<lexlog_parser::decode::Beam>)>> {
+        if workers > 1 {
+            // Set in each worker: libgomp keeps the count per thread (MKL's,
+            // global, is restored below).
+            tch::set_num_threads(1);
+        }
+        let models = load_models(model_dir, ensemble)?;
+        let models: Vec<&Trained> = models.iter().collect();
+        let decode = |(i, case): (usize, &&Case)| Ok((i, decode_case(&models, &case.text, &case.question, cfg, stand_ins).with_context(|| format!("decoding case {}", case.id))?));
+        cases.iter().enumerate().skip(worker).step_by(workers).map(decode).collect()
+    };
+    if workers == 1 {
+        return Ok(decode_share(0)?.into_iter().map(|(_, beams)| beams).collect());
+    }
+    let threads = tch::get_num_threads();
+    let shares: Vec<Result<_>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers).map(|w| s.spawn(move || decode_share(w))).collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(anyhow::anyhow!("a decoding worker panicked")))).collect()
+    });
+    tch::set_num_threads(threads);
+    let mut out = vec![Vec::new(); cases.len()];
+    for share in shares {
+        for (i, beams) in share? {
+            out[i] = beams;
+        }
+    }
+    Ok(out)
+}
+
 /// Beams of every case, decoded with beam size `k` by the model in
 /// `model_dir`; cached in that directory as `beams-<tag>-k<k>-d<decoder>-n<stand-ins>.jsonl`.
 pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
@@ -101,15 +153,10 @@ pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf
         }
         out.clear();
     }
-    let models = load_models(model_dir, ensemble)?;
-    let models: Vec<&Trained> = models.iter().collect();
-    let cfg = beam_config(k, solver);
+    let decoded = decode_cases(cases, model_dir, ensemble, &beam_config(k, solver), stand_ins)?;
     let mut w = std::io::BufWriter::new(std::fs::File::create(&cache).with_context(|| format!("creating {}", cache.display()))?);
-    for case in cases {
-        let beams: Vec<Beam> = decode_case(&models, &case.text, &case.question, &cfg, stand_ins)?
-            .into_iter()
-            .map(|b| Beam { text: b.text, logprob: b.logprob })
-            .collect();
+    for (case, beams) in cases.iter().zip(decoded) {
+        let beams: Vec<Beam> = beams.into_iter().map(|b| Beam { text: b.text, logprob: b.logprob }).collect();
         writeln!(w, "{}", serde_json::to_string(&CaseBeams { case: case.id.clone(), beams: beams.clone() })?)?;
         out.insert(case.id.clone(), beams);
     }

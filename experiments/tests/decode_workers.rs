@@ -1,0 +1,55 @@
+//! Decoding on several CPU workers (`LEXLOG_DECODE_WORKERS`) gives every
+//! case the beams one worker gives, in the cases' order.
+
+use std::path::Path;
+use std::process::Command;
+
+fn lexlog(args: &[&str], workers: &str) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_lexlog")).env("LEXLOG_DECODE_WORKERS", workers).args(args).output().unwrap()
+}
+
+/// Each saved case's id and its beams' texts, and the beams' log-probabilities.
+fn read_beams(path: &Path) -> (Vec<(String, Vec<String>)>, Vec<f64>) {
+    let mut cases = Vec::new();
+    let mut logprobs = Vec::new();
+    for line in std::fs::read_to_string(path).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let beams = v["beams"].as_array().unwrap();
+        cases.push((v["case"].as_str().unwrap().to_string(), beams.iter().map(|b| b["text"].as_str().unwrap().to_string()).collect()));
+        logprobs.extend(beams.iter().map(|b| b["logprob"].as_f64().unwrap()));
+    }
+    (cases, logprobs)
+}
+
+#[test]
+fn three_workers_decode_as_one() {
+    let dir = std::env::temp_dir().join(format!("lexlog-decode-workers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("tiny.json");
+    let settings = r#"{"preset": "tiny", "seed": 3, "epochs": 1, "batch_size": 8, "learning_rate": 0.003,
+        "encoder_learning_rate": 0.003, "weight_decay": 0.0, "warmup_steps": 5, "clip_norm": 1.0,
+        "dev_fraction": 0.1, "patience": 1, "augment": false, "eval_every": 1, "unit": "marked_sentence"}"#;
+    std::fs::write(&config, settings).unwrap();
+    let model = dir.join("model");
+    let (config, model_arg) = (config.to_str().unwrap(), model.to_str().unwrap());
+    let trained = lexlog(&["train", "--config", config, "--out", model_arg], "1");
+    assert!(trained.status.success(), "{}", String::from_utf8_lossy(&trained.stderr));
+
+    let decode = |workers: &str| {
+        let file = dir.join(format!("beams-{workers}.jsonl"));
+        let args = ["eval-parser", "--split", "test", "--model", model_arg, "--k", "2", "--limit", "7", "--json", "--save-beams", file.to_str().unwrap()];
+        let out = lexlog(&args, workers);
+        assert!(out.status.success(), "{workers} workers: {}", String::from_utf8_lossy(&out.stderr));
+        read_beams(&file)
+    };
+    let (one, one_lp) = decode("1");
+    let (three, three_lp) = decode("3");
+    assert_eq!(one.len(), 7);
+    assert_eq!(one, three, "the same beams, case by case, in the same order");
+    // One libtorch thread per worker sums in another order.
+    assert!(one_lp.iter().zip(&three_lp).all(|(a, b)| (a - b).abs() < 1e-3), "{one_lp:?} against {three_lp:?}");
+
+    let refused = lexlog(&["eval-parser", "--split", "test", "--model", model_arg, "--limit", "1"], "none");
+    assert!(!refused.status.success() && String::from_utf8_lossy(&refused.stderr).contains("LEXLOG_DECODE_WORKERS=\"none\" is no positive number"));
+    std::fs::remove_dir_all(&dir).ok();
+}
