@@ -88,10 +88,12 @@ pub fn decode_workers(cases: usize) -> Result<usize> {
 /// (with those of `ensemble`). On the CPU several workers take the cases
 /// in turn, each with its own copy of the models and one libtorch thread
 /// (a step's ops are too small to share out between threads); on a GPU
-/// the cases go one after another.
+/// the cases go one after another unless `LEXLOG_DECODE_WORKERS` asks for
+/// more (not yet measured there).
 pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], cfg: &BeamConfig, stand_ins: bool) -> Result<Vec<Vec<lexlog_parser::decode::Beam>>> {
     let on_cpu = lexlog_parser::device::best_device() == tch::Device::Cpu;
-    let workers = if on_cpu { decode_workers(cases.len())? } else { 1 };
+    let asked = std::env::var_os("LEXLOG_DECODE_WORKERS").is_some();
+    let workers = if on_cpu || asked { decode_workers(cases.len())? } else { 1 };
     let decode_share = |worker: usize| -> Result<Vec<(usize, Vec<lexlog_parser::decode::Beam>)>> {
         if workers > 1 {
             // Set in each worker: libgomp keeps the count per thread (MKL's,
