@@ -73,13 +73,14 @@ pub fn decode_case(models: &[&Trained], text: &str, question: &str, cfg: &BeamCo
 /// copy of the models (about 0.2 GB for a main model's two checkpoints).
 const DEFAULT_MAX_WORKERS: usize = 8;
 
-/// How many workers [`decode_cases`] runs on the CPU: `LEXLOG_DECODE_WORKERS`
-/// where set, else one per core (at most [`DEFAULT_MAX_WORKERS`]); never
-/// more than the cases.
-pub fn decode_workers(cases: usize) -> Result<usize> {
+/// How many workers [`decode_cases`] runs: `LEXLOG_DECODE_WORKERS` where
+/// set, else on the CPU one per core (at most [`DEFAULT_MAX_WORKERS`]) and
+/// on a GPU one; never more than the cases.
+fn decode_workers(cases: usize, on_cpu: bool) -> Result<usize> {
     let n = match std::env::var("LEXLOG_DECODE_WORKERS") {
         Ok(v) => v.trim().parse::<usize>().ok().filter(|&n| n > 0).with_context(|| format!("LEXLOG_DECODE_WORKERS={v:?} is no positive number"))?,
-        Err(_) => std::thread::available_parallelism().map_or(1, |n| n.get()).min(DEFAULT_MAX_WORKERS),
+        Err(_) if on_cpu => std::thread::available_parallelism().map_or(1, |n| n.get()).min(DEFAULT_MAX_WORKERS),
+        Err(_) => 1,
     };
     Ok(n.min(cases).max(1))
 }
@@ -91,9 +92,7 @@ pub fn decode_workers(cases: usize) -> Result<usize> {
 /// the cases go one after another unless `LEXLOG_DECODE_WORKERS` asks for
 /// more (not yet measured there).
 pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], cfg: &BeamConfig, stand_ins: bool) -> Result<Vec<Vec<lexlog_parser::decode::Beam>>> {
-    let on_cpu = lexlog_parser::device::best_device() == tch::Device::Cpu;
-    let asked = std::env::var_os("LEXLOG_DECODE_WORKERS").is_some();
-    let workers = if on_cpu || asked { decode_workers(cases.len())? } else { 1 };
+    let workers = decode_workers(cases.len(), lexlog_parser::device::best_device() == tch::Device::Cpu)?;
     let decode_share = |worker: usize| -> Result<Vec<(usize, Vec<lexlog_parser::decode::Beam>)>> {
         if workers > 1 {
             // Set in each worker: libgomp keeps the count per thread (MKL's,
