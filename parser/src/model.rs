@@ -117,15 +117,27 @@ pub struct DecoderState {
 impl DecoderState {
     /// Keeps the hypotheses `index` ([m]) in that order.
     pub fn reorder(&mut self, index: &Tensor) {
+        let m = index.size()[0];
         for l in &mut self.layers {
             l.self_k = l.self_k.index_select(0, index);
             l.self_v = l.self_v.index_select(0, index);
-            l.cross_k = l.cross_k.index_select(0, index);
-            l.cross_v = l.cross_v.index_select(0, index);
+            l.cross_k = alike_rows(&l.cross_k, m, index);
+            l.cross_v = alike_rows(&l.cross_v, m, index);
         }
-        self.mem_bias = self.mem_bias.index_select(0, index);
-        self.mentions = self.mentions.index_select(0, index);
-        self.mention_mask = self.mention_mask.index_select(0, index);
+        self.mem_bias = alike_rows(&self.mem_bias, m, index);
+        self.mentions = alike_rows(&self.mentions, m, index);
+        self.mention_mask = alike_rows(&self.mention_mask, m, index);
+    }
+}
+
+/// `m` rows of `x`, whose rows are alike (every hypothesis reads the one
+/// case [`Seq2Seq::start`] was given): its first `m` without a copy where
+/// it has that many, else the rows `index` picks.
+fn alike_rows(x: &Tensor, m: i64, index: &Tensor) -> Tensor {
+    if m <= x.size()[0] {
+        x.narrow(0, 0, m)
+    } else {
+        x.index_select(0, index)
     }
 }
 

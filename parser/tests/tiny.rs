@@ -238,8 +238,13 @@ fn hypotheses_decoded_together_and_reordered_match_the_full_decoder() {
     state.reorder(&Tensor::from_slice(&[0i64, 1, 0]));
     let four = [[bos, a, v, a], [bos, v + 1, b, v], [bos, a, v, b]];
     outputs.push((3, model.step(&mut state, &Tensor::from_slice(&four.map(|p| p[3])))));
+    // Then two of them, in another order: the case's rows are kept by count.
+    state.reorder(&Tensor::from_slice(&[2i64, 1]));
+    let five = [[bos, a, v, b, a], [bos, v + 1, b, v, v + 1]];
+    outputs.push((4, model.step(&mut state, &Tensor::from_slice(&five.map(|p| p[4])))));
     let rows = |t: usize| -> Vec<Vec<i64>> {
         match t {
+            4 => five.iter().map(|p| p.to_vec()).collect(),
             3 => four.iter().map(|p| p.to_vec()).collect(),
             _ => three.iter().map(|p| p[..=t].to_vec()).collect(),
         }
