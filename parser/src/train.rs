@@ -151,6 +151,9 @@ pub struct Metrics {
 pub struct EpochScores {
     pub epoch: usize,
     pub seconds: f64,
+    /// Of which the dev evaluation (teacher-forced units, decoded queries).
+    #[serde(default)]
+    pub eval_seconds: f64,
     pub train_loss: f64,
     #[serde(flatten)]
     pub dev: DevScores,
@@ -520,8 +523,10 @@ pub fn train(
         if (epoch + 1) % cfg.eval_every.max(1) == 0 || epoch + 1 == cfg.epochs {
             // Without a dev set (tests, a refit on all of train), the train
             // loss selects, whatever `select` says.
+            let eval_start = Instant::now();
             let mut scores = if dev_data.is_empty() { DevScores { dev_loss: metrics.train_loss, ..Default::default() } } else { evaluate(&model, &dev_data, device) };
             scores.query_decoded = decoded_queries(&model, &dev_data, &vocab, signatures.clone(), device);
+            let eval_seconds = eval_start.elapsed().as_secs_f64();
             let (dev_loss, dev_acc) = (scores.dev_loss, scores.dev_accuracy);
             metrics.dev_loss = dev_loss;
             metrics.dev_accuracy = dev_acc;
@@ -546,7 +551,7 @@ pub fn train(
                 metrics.best_query_epoch = epoch + 1;
                 save_weights(&vs, &out.join(QUERY_WEIGHTS))?;
             }
-            metrics.history.push(EpochScores { epoch: epoch + 1, seconds: metrics.seconds + started.elapsed().as_secs_f64(), train_loss: metrics.train_loss, dev: scores });
+            metrics.history.push(EpochScores { epoch: epoch + 1, seconds: metrics.seconds + started.elapsed().as_secs_f64(), eval_seconds, train_loss: metrics.train_loss, dev: scores });
         }
         save_weights(&vs, &out.join("last.safetensors"))?;
         let mut snapshot = metrics.clone();
