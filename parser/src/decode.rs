@@ -14,12 +14,13 @@ use tch::{Kind, Tensor};
 
 /// Changes whenever decoding may give other beams (cached beams of an older
 /// version are not reused).
-pub const VERSION: u32 = 36;
+pub const VERSION: u32 = 37;
 
-/// The actions a query search runs to first. SARA's longest query is 17
+/// The most actions a query search runs to. SARA's longest query is 17
 /// actions; a search where fewer than k hypotheses end would otherwise
-/// run on to `max_len`, a facts unit's bound: five dev queries of the main
-/// model took 12 of a training epoch's 15 s of decoded dev queries so.
+/// run on to `max_len`, a facts unit's bound, to end nothing or a query of
+/// hundreds of actions (five dev queries of the main model took 12 of a
+/// training epoch's 15 s of decoded dev queries so).
 pub const QUERY_MAX_LEN: usize = 64;
 
 /// One finished hypothesis.
@@ -200,30 +201,19 @@ pub fn beam_search(model: &Seq2Seq, enc: &Encoded, vocab: &Vocab, mentions: &[Me
 /// One member gives exactly [`beam_search`]'s beams. A query that no
 /// beam can end under every rule is searched again without
 /// [`BeamConfig::nearest_section`], then without
-/// [`BeamConfig::asked_year`] too. Each query search runs to
-/// [`QUERY_MAX_LEN`] actions first, and on to `max_len` only where no beam
-/// ends by then.
+/// [`BeamConfig::asked_year`] too. A query search runs to
+/// [`QUERY_MAX_LEN`] actions at most.
 pub fn ensemble_search(members: &[Member], mentions: &[Mention], cfg: BeamConfig) -> Vec<Beam> {
-    let beams = query_bounded_search(members, mentions, &cfg);
+    let cfg = if cfg.part == Part::Query { BeamConfig { max_len: cfg.max_len.min(QUERY_MAX_LEN), ..cfg } } else { cfg };
+    let beams = search(members, mentions, &cfg);
     if !beams.is_empty() || cfg.part == Part::Facts {
         return beams;
     }
-    let beams = if cfg.nearest_section { query_bounded_search(members, mentions, &BeamConfig { nearest_section: false, ..cfg.clone() }) } else { beams };
+    let beams = if cfg.nearest_section { search(members, mentions, &BeamConfig { nearest_section: false, ..cfg.clone() }) } else { beams };
     if beams.is_empty() && cfg.asked_year {
-        return query_bounded_search(members, mentions, &BeamConfig { asked_year: false, nearest_section: false, ..cfg });
+        return search(members, mentions, &BeamConfig { asked_year: false, nearest_section: false, ..cfg });
     }
     beams
-}
-
-/// [`search`], a query first within [`QUERY_MAX_LEN`] actions.
-fn query_bounded_search(members: &[Member], mentions: &[Mention], cfg: &BeamConfig) -> Vec<Beam> {
-    if cfg.part == Part::Query && cfg.max_len > QUERY_MAX_LEN {
-        let beams = search(members, mentions, &BeamConfig { max_len: QUERY_MAX_LEN, ..cfg.clone() });
-        if !beams.is_empty() {
-            return beams;
-        }
-    }
-    search(members, mentions, cfg)
 }
 
 /// One constrained search, as [`ensemble_search`] describes it.

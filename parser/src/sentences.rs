@@ -189,11 +189,13 @@ const COMBINATIONS_PER_READING: usize = 64;
 /// comes after every reading that does not (among the first
 /// `COMBINATIONS_PER_READING * k` combinations), so it is kept only where
 /// too few others are found. A reading's log-probability is the sum of
-/// its units'.
+/// its units'. Where no query beam ends, the readings keep their facts
+/// and ask nothing.
 fn combine(units: &[Vec<Beam>], query: &[Beam], cfg: &BeamConfig) -> Vec<Beam> {
     let (k, length_alpha) = (cfg.readings.unwrap_or(cfg.k), cfg.length_alpha);
+    let no_query = [Beam { actions: Vec::new(), logprob: 0.0, text: String::new(), ir: CaseIr::default() }];
     let mut parts: Vec<&[Beam]> = units.iter().map(Vec::as_slice).collect();
-    parts.push(query);
+    parts.push(if query.is_empty() { &no_query } else { query });
     if parts.iter().any(|p| p.is_empty()) {
         return Vec::new();
     }
@@ -624,9 +626,13 @@ mod tests {
         assert!((c[1].logprob - -0.6).abs() < 1e-9 && (c[2].logprob - -2.2).abs() < 1e-9);
         assert!(c.windows(2).all(|w| w[0].logprob >= w[1].logprob));
         // More readings than k, where asked: every combination, best first.
-        let all = combine(&[one, two], &q, &BeamConfig { k: 3, readings: Some(10), length_alpha: 0.6, ..Default::default() });
+        let all = combine(&[one.clone(), two], &q, &BeamConfig { k: 3, readings: Some(10), length_alpha: 0.6, ..Default::default() });
         assert_eq!(all.len(), 4, "two beams for each of two sentences");
         assert_eq!(all[..3].iter().map(|b| &b.text).collect::<Vec<_>>(), c.iter().map(|b| &b.text).collect::<Vec<_>>());
+        // No query beam: the readings keep their facts and ask nothing.
+        let facts_only = combine(&[one.clone()], &[], &BeamConfig { k: 3, length_alpha: 0.6, ..Default::default() });
+        assert_eq!(facts_only.iter().map(|b| &b.ir.facts).collect::<Vec<_>>(), one.iter().map(|b| &b.ir.facts).collect::<Vec<_>>());
+        assert!(facts_only.iter().all(|b| b.ir.query.is_none()));
     }
 
     #[test]
