@@ -94,7 +94,12 @@ pub fn run(args: ParseArgs) -> Result<()> {
         return Ok(());
     }
     for (i, (b, j)) in beams.iter().zip(&decision.beams).enumerate() {
-        let answer = j.answer.map_or("no answer".to_string(), |a| format!("{a:?}"));
+        let asks_nothing = lexlog_data::linear::parse(&b.text).is_ok_and(|ir| ir.query.is_none());
+        let answer = match j.answer {
+            Some(a) => format!("{a:?}"),
+            None if asks_nothing => "no answer (no query search ended a beam: the reading states facts only)".to_string(),
+            None => "no answer".to_string(),
+        };
         let findings = if j.findings.is_empty() { String::new() } else { format!("; findings {:?}", j.findings) };
         println!("beam {} (log-prob {:.3}, score {:.3}): {answer}{findings}", i + 1, b.logprob, j.score);
         for line in b.text.lines() {
