@@ -91,7 +91,7 @@ pub fn judge(solver: &Solver, beam: &Beam, cfg: &PipelineConfig) -> Judged {
 pub fn decide(solver: &Solver, beams: &[Beam], cfg: &PipelineConfig) -> Decision {
     let beams = &beams[..beams.len().min(cfg.k.max(1))];
     let judged: Vec<Judged> = beams.par_iter().map(|b| judge(solver, b, cfg)).collect();
-    let usable = |j: &&Judged| j.answer.is_some() && !(cfg.drop_inconsistent && !j.findings.is_empty());
+    let usable = |j: &&Judged| j.answer.is_some() && (!cfg.drop_inconsistent || j.findings.is_empty());
     match cfg.strategy {
         Strategy::TopOne => {
             let first = judged.first();

@@ -275,7 +275,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     } else {
         crate::eval_cmd::split_cases(&data, args.common.split)
     };
-    anyhow::ensure!(!(args.dev && !args.common.ensemble.is_empty()), "--dev holds --model's dev cases, which the ensemble's other models may have trained on");
+    anyhow::ensure!(!args.dev || args.common.ensemble.is_empty(), "--dev holds --model's dev cases, which the ensemble's other models may have trained on");
     let solver = lexlog_solver::Solver::new()?;
     let signatures = crate::joint::query_signatures(&solver);
     let shared_places = (!args.repeated_names).then(|| crate::joint::query_shared_places(&solver));

@@ -269,7 +269,7 @@ fn search(members: &[Member], mentions: &[Mention], cfg: &BeamConfig) -> Vec<Bea
                         // The penalty, scaled so that it comes off the
                         // normalised score whole (the beam's log-probability
                         // then includes it).
-                        let missed = if cfg.stated.is_empty() { 0.0 } else { penalised(&cfg, prefix) as f64 };
+                        let missed = if cfg.stated.is_empty() { 0.0 } else { penalised(cfg, prefix) as f64 };
                         let total = total - cfg.stated_penalty * missed * ((actions.len() + 1) as f64).powf(cfg.length_alpha);
                         let text = render(prefix);
                         // The grammar lets only readable outputs end; the

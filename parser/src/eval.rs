@@ -71,9 +71,9 @@ fn match_ids(pred: &[GroundFact], gold: &[GroundFact]) -> HashMap<String, String
         }
     }
     for p in pi {
-        if !map.contains_key(&p) {
-            let fresh = format!("<unmatched {p}>");
-            map.insert(p, fresh);
+        if let std::collections::hash_map::Entry::Vacant(slot) = map.entry(p) {
+            let fresh = format!("<unmatched {}>", slot.key());
+            slot.insert(fresh);
         }
     }
     map
@@ -132,9 +132,13 @@ pub fn fact_type(f: &GroundFact) -> String {
     }
 }
 
+/// A prediction's unrolled facts (event ids renamed onto gold's), gold's,
+/// and the renaming.
+type Matched = (BTreeSet<GroundFact>, BTreeSet<GroundFact>, HashMap<String, String>);
+
 /// Both IRs unrolled, the prediction's event ids renamed onto gold's, and
 /// the renaming; `None` where the prediction does not unroll.
-fn matched(pred: &CaseIr, gold: &CaseIr) -> Option<(BTreeSet<GroundFact>, BTreeSet<GroundFact>, HashMap<String, String>)> {
+fn matched(pred: &CaseIr, gold: &CaseIr) -> Option<Matched> {
     let (Ok(p), Ok(g)) = (expand(&pred.facts), expand(&gold.facts)) else { return None };
     let map = match_ids(&p, &g);
     Some((p.iter().map(|f| rename(f, &map)).collect(), g.into_iter().collect(), map))

@@ -1304,7 +1304,7 @@ payment e2 agent =", "e1", None), "an event is no agent");
                 let options: Vec<&Token> = pool.iter().filter(|t| exp.allows(t)).collect();
                 seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 let r = (seed >> 33) as usize;
-                if exp.allows_end() && (options.is_empty() || r % 5 == 0) {
+                if exp.allows_end() && (options.is_empty() || r.is_multiple_of(5)) {
                     let text = render(&prefix);
                     assert!(lexlog_data::linear::parse(&text).is_ok(), "{text}\n{:?}", lexlog_data::linear::parse(&text));
                     finished += 1;

@@ -132,7 +132,7 @@ pub fn is_year(n: i64) -> bool {
 }
 
 fn year(word: &str) -> Option<i32> {
-    let w = word.trim_end_matches(|c: char| matches!(c, ',' | '.' | ';' | ':' | ')' | '?' | '!'));
+    let w = word.trim_end_matches([',', '.', ';', ':', ')', '?', '!']);
     (w.len() == 4).then(|| w.parse().ok()).flatten().filter(|y: &i32| is_year(i64::from(*y)))
 }
 
@@ -172,7 +172,7 @@ fn clean(word: &str) -> &str {
 /// A statute citation such as `7703(b)(3)` or `section 151(c)` as the
 /// predicate that names it, `s7703_b_3`.
 fn citation(word: &str) -> Option<String> {
-    let w = word.trim_end_matches(|c: char| matches!(c, ',' | '.' | ';' | ':'));
+    let w = word.trim_end_matches([',', '.', ';', ':']);
     let digits: String = w.chars().take_while(|c| c.is_ascii_digit()).collect();
     if digits.is_empty() || digits.len() > 4 {
         return None;

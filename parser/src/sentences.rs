@@ -415,7 +415,7 @@ pub fn split(text: &str) -> Vec<(usize, usize)> {
             start = i + 2;
         }
     }
-    if text[start..].trim().len() > 0 {
+    if !text[start..].trim().is_empty() {
         out.push((start, text.trim_end().len()));
     }
     out
@@ -630,7 +630,7 @@ mod tests {
         assert_eq!(all.len(), 4, "two beams for each of two sentences");
         assert_eq!(all[..3].iter().map(|b| &b.text).collect::<Vec<_>>(), c.iter().map(|b| &b.text).collect::<Vec<_>>());
         // No query beam: the readings keep their facts and ask nothing.
-        let facts_only = combine(&[one.clone()], &[], &BeamConfig { k: 3, length_alpha: 0.6, ..Default::default() });
+        let facts_only = combine(std::slice::from_ref(&one), &[], &BeamConfig { k: 3, length_alpha: 0.6, ..Default::default() });
         assert_eq!(facts_only.iter().map(|b| &b.ir.facts).collect::<Vec<_>>(), one.iter().map(|b| &b.ir.facts).collect::<Vec<_>>());
         assert!(facts_only.iter().all(|b| b.ir.query.is_none()));
     }

@@ -111,8 +111,8 @@ fn range_in(sentence: &str) -> Option<((i32, i32), usize)> {
         let year = |s: &str| s.get(..4).filter(|y| y.bytes().all(|b| b.is_ascii_digit())).and_then(|y| y.parse::<i32>().ok());
         let from = year(rest)?;
         let to = year(rest.get(4..)?.strip_prefix(" to ")?)?;
-        let ends = rest.as_bytes().get(12).map_or(true, |b| !b.is_ascii_alphanumeric());
-        (ends && from < to && at.checked_sub(1).map_or(true, |b| !lower.as_bytes()[b].is_ascii_alphanumeric())).then_some(((from, to), at))
+        let ends = rest.as_bytes().get(12).is_none_or(|b| !b.is_ascii_alphanumeric());
+        (ends && from < to && at.checked_sub(1).is_none_or(|b| !lower.as_bytes()[b].is_ascii_alphanumeric())).then_some(((from, to), at))
     })
 }
 

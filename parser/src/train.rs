@@ -458,6 +458,7 @@ pub fn train_step(cfg: &TrainConfig, model: &Seq2Seq, opt: &mut nn::Optimizer, b
 /// Trains a model into `out`; returns its final metrics. `schema`'s
 /// signatures (the solver's query predicates) constrain the dev queries
 /// decoded to choose the query checkpoint, as they do at test.
+#[allow(clippy::too_many_arguments)]
 pub fn train(
     cfg: &TrainConfig,
     train_examples: Vec<Example>,

@@ -74,11 +74,8 @@ impl Relation {
     }
 
     pub fn len(&self) -> usize {
-        if self.arity == 0 {
-            self.set.len()
-        } else {
-            self.data.len() / self.arity
-        }
+        // A nullary relation's one fact, if any, is in `set`.
+        self.data.len().checked_div(self.arity).unwrap_or(self.set.len())
     }
 
     pub fn is_empty(&self) -> bool {
@@ -321,8 +318,8 @@ pub(crate) fn join(
                 let mut set = [0u16; MAX_ARITY];
                 let mut nset = 0;
                 let mut ok = true;
-                for j in 0..arity {
-                    match atom.args[j] {
+                for (j, arg) in atom.args.iter().enumerate() {
+                    match *arg {
                         Arg::Wild => {}
                         Arg::Const(k) => ok = t[j].compatible(k),
                         Arg::Var(v) => match env[v as usize] {

@@ -161,7 +161,7 @@ impl Solver {
         let rows = |name: &str, arity: usize, keep: &dyn Fn(&[String]) -> bool| -> Vec<Vec<String>> {
             self.relation(loaded, name, arity).into_iter().filter(|r| keep(r)).collect()
         };
-        let mine = |r: &[String]| r[0] == person && r.iter().any(|c| *c == y);
+        let mine = |r: &[String]| r[0] == person && r.contains(&y);
 
         let spouse = rows("joint_return_for", 3, &mine).first().map(|r| r[1].clone());
         let mut income = ints(rows("income_item", 4, &|r| r[0] == person && r[1] == y), 3);

@@ -197,7 +197,7 @@ fn expr_type(e: &Expr, vars: &mut [ArgType]) -> ArgType {
                 Func::Days | Func::Week => ArgType::NUMBER,
                 // Arithmetic keeps a year a year (`Y - 1`), else a number.
                 _ => {
-                    let any_year = arg_types.iter().any(|t| *t == ArgType::YEAR);
+                    let any_year = arg_types.contains(&ArgType::YEAR);
                     if any_year { ArgType::INT } else { ArgType::NUMBER }
                 }
             }

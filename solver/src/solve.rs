@@ -361,7 +361,7 @@ impl Solver {
     pub fn solve_loaded(&self, case: &str, ir: &CaseIr) -> Result<(Outcome, Loaded), SolverError> {
         let query = ir.query.as_ref().ok_or_else(|| SolverError::Case { case: case.into(), message: "the case has no query".into() })?;
         let mut loaded = self.load(case, ir)?;
-        let (mut body, asked) = self.query_body(case, &mut loaded, query)?;
+        let (body, asked) = self.query_body(case, &mut loaded, query)?;
         let relevant: HashSet<PredId> = asked.iter().flat_map(|&p| self.depends.get(p).cloned().unwrap_or_else(|| vec![p])).collect();
         let (stop, report) = engine::run(&self.program, &self.strata, Some(&relevant), &mut loaded.db, self.limits);
         let prediction = match query {
@@ -388,7 +388,7 @@ impl Solver {
                 let nvars = max_var(&body) + 1;
                 let mut env = vec![None; nvars];
                 let mut found = false;
-                join(&mut body, 0, &mut loaded.db, &None, &mut env, &mut |_| found = true);
+                join(&body, 0, &mut loaded.db, &None, &mut env, &mut |_| found = true);
                 if found { Prediction::Entailment } else { Prediction::Contradiction }
             }
         };

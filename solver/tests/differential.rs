@@ -11,13 +11,18 @@ use proptest::prelude::*;
 const VARS: [&str; 3] = ["X", "Y", "Z"];
 
 /// One body atom: predicate index (0..2 base, 2..6 derived) and two vars.
-fn atom() -> impl Strategy<Value = (usize, usize, usize)> {
+fn atom() -> impl Strategy<Value = Atom> {
     (0usize..6, 0usize..3, 0usize..3)
 }
 
+/// A body atom: predicate index and two variable indices.
+type Atom = (usize, usize, usize);
+/// A rule: its head predicate, positive body atoms, and a negated atom.
+type Rule = (usize, Vec<Atom>, Option<Atom>);
+
 /// A rule for derived predicate `head` (2..6): head vars X, Y; 1-3 positive
 /// atoms; optionally one negated atom over a base or lower predicate.
-fn rule() -> impl Strategy<Value = (usize, Vec<(usize, usize, usize)>, Option<(usize, usize, usize)>)> {
+fn rule() -> impl Strategy<Value = Rule> {
     (2usize..6, prop::collection::vec(atom(), 1..4), prop::option::of(atom()))
 }
 
@@ -25,7 +30,7 @@ fn name(p: usize) -> String {
     if p < 2 { format!("e{p}") } else { format!("d{p}") }
 }
 
-fn program_text(rules: &[(usize, Vec<(usize, usize, usize)>, Option<(usize, usize, usize)>)]) -> String {
+fn program_text(rules: &[Rule]) -> String {
     let mut out = String::new();
     for (head, body, neg) in rules {
         let mut lits: Vec<String> = body.iter().map(|(p, a, b)| format!("{}({}, {})", name(*p), VARS[*a], VARS[*b])).collect();

@@ -34,6 +34,8 @@ impl std::fmt::Display for EvalError {
 }
 
 type Res<T> = Result<T, EvalError>;
+/// Each solution's unifications.
+type Unifiers = Vec<Vec<(PTerm, PTerm)>>;
 
 /// Goals still to prove, as a shared linked list.
 type Cont = Option<Rc<ContNode>>;
@@ -292,11 +294,11 @@ impl<'p, 'a> Machine<'p, 'a> {
 
     /// Built-ins, each returning the list of unifications of its
     /// solutions; `None` if `name/arity` is no built-in.
-    fn builtin(&mut self, name: &str, args: &[PTerm]) -> Res<Option<Vec<Vec<(PTerm, PTerm)>>>> {
+    fn builtin(&mut self, name: &str, args: &[PTerm]) -> Res<Option<Unifiers>> {
         let a: Vec<PTerm> = args.iter().map(|t| self.deref(t)).collect();
         let one = |x: PTerm, y: PTerm| Ok(Some(vec![vec![(x, y)]]));
-        let none: Res<Option<Vec<Vec<(PTerm, PTerm)>>>> = Ok(Some(vec![]));
-        let yes: Res<Option<Vec<Vec<(PTerm, PTerm)>>>> = Ok(Some(vec![vec![]]));
+        let none: Res<Option<Unifiers>> = Ok(Some(vec![]));
+        let yes: Res<Option<Unifiers>> = Ok(Some(vec![vec![]]));
         let inst = || EvalError::Instantiation(format!("{name}/{}", args.len()));
         match (name, a.as_slice()) {
             ("between", [lo, hi, x]) => {
