@@ -36,7 +36,7 @@ pub struct EvalParserArgs {
     #[arg(long)]
     held_out: bool,
     /// Beam scores are logprob / length^alpha.
-    #[arg(long, default_value_t = BeamConfig::default().length_alpha)]
+    #[arg(long, default_value_t = crate::joint::LENGTH_ALPHA)]
     length_alpha: f64,
     /// Where a query's names come from: the question only, or the whole text
     #[arg(long, value_enum, default_value_t = QueryNames::default_for(&BeamConfig::default()))]

@@ -123,7 +123,7 @@ pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], cfg
 }
 
 /// Beams of every case, decoded with beam size `k` by the model in
-/// `model_dir`; cached in that directory as `beams-<tag>-k<k>-d<decoder>-n<stand-ins>.jsonl`.
+/// `model_dir`; cached in that directory as `beams-<tag>-k<k>-d<decoder>-a<alpha>-n<stand-ins>.jsonl`.
 pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
     ensemble_beams_for(cases, model_dir, &[], k, tag, true, solver)
 }
@@ -139,9 +139,10 @@ pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf
         [] => tag,
         more => format!("{tag}-ens{:016x}", fnv1a(more.iter().flat_map(|p| p.to_string_lossy().bytes().chain([0]).collect::<Vec<_>>()))),
     };
-    // Keyed by the decoder's version too: a new grammar decodes anew.
+    // Keyed by the decoder's version and length normalisation too: either
+    // changed decodes anew.
     let names = if stand_ins { format!("n{STAND_INS_VERSION}") } else { "kept".to_string() };
-    let cache = model_dir.join(format!("beams-{tag}-k{k}-d{}-{names}.jsonl", lexlog_parser::decode::VERSION));
+    let cache = model_dir.join(format!("beams-{tag}-k{k}-d{}-a{LENGTH_ALPHA}-{names}.jsonl", lexlog_parser::decode::VERSION));
     let mut out = BTreeMap::new();
     if cache.is_file() {
         let f = std::fs::File::open(&cache).with_context(|| format!("reading {}", cache.display()))?;
@@ -164,12 +165,18 @@ pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf
     Ok(out)
 }
 
+/// Length normalisation of beam scores at test (log-prob / len^α),
+/// chosen over the main seeds' dev cases (`experiments/results/alpha-v37/`);
+/// training's dev queries keep `BeamConfig::default()`'s 0.6.
+pub const LENGTH_ALPHA: f64 = 0.45;
+
 /// The decoding the joint pipeline uses: beams of `k`, under every
 /// constraint the solver's rules give (query signatures, event slots,
-/// shared and documented places).
+/// shared and documented places), scored with [`LENGTH_ALPHA`].
 pub fn beam_config(k: usize, solver: &Solver) -> BeamConfig {
     BeamConfig {
         k,
+        length_alpha: LENGTH_ALPHA,
         signatures: Some(query_signatures(solver)),
         event_slots: Some(query_event_slots(solver)),
         shared_places: Some(query_shared_places(solver)),
