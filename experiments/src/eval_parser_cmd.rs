@@ -277,10 +277,6 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     };
     anyhow::ensure!(!args.dev || args.common.ensemble.is_empty(), "--dev holds --model's dev cases, which the ensemble's other models may have trained on");
     let solver = lexlog_solver::Solver::new()?;
-    let signatures = crate::joint::query_signatures(&solver);
-    let shared_places = (!args.repeated_names).then(|| crate::joint::query_shared_places(&solver));
-    let event_slots = (!args.keep_query_events).then(|| crate::joint::query_event_slots(&solver));
-    let places = std::sync::Arc::new(solver.query_place_names());
     let mut saved = match &args.save_beams {
         Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?)),
         None => None,
@@ -301,7 +297,18 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     // What the model's training asked: the train split less the cases evaluated.
     let asked = crate::parser_cmd::asked_predicates(data.cases_in(Some(lexlog_data::Split::Train)).filter(|c| !cases.iter().any(|e| e.id == c.id)));
     let mut by_predicate: BTreeMap<String, Vec<Counts>> = BTreeMap::new();
-    let cfg = BeamConfig { k: args.common.k, readings: args.readings, signatures: Some(signatures), length_alpha: args.length_alpha, query_names_from_question: args.query_names == QueryNames::Question, event_slots, shared_places, stated_penalty: args.stated_penalty, stated_scope: args.stated_scope.into(), places: Some(places), ..Default::default() };
+    // The joint pipeline's decoding, less the constraints switched off here.
+    let joint = crate::joint::beam_config(args.common.k, &solver);
+    let cfg = BeamConfig {
+        readings: args.readings,
+        length_alpha: args.length_alpha,
+        query_names_from_question: args.query_names == QueryNames::Question,
+        event_slots: joint.event_slots.clone().filter(|_| !args.keep_query_events),
+        shared_places: joint.shared_places.clone().filter(|_| !args.repeated_names),
+        stated_penalty: args.stated_penalty,
+        stated_scope: args.stated_scope.into(),
+        ..joint
+    };
     let decoded = crate::joint::decode_cases(&cases, &args.common.model, &args.common.ensemble, &cfg, !args.common.keep_names)?;
     for (case, beams) in cases.iter().zip(decoded) {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
