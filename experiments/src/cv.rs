@@ -12,21 +12,21 @@ use lexlog_solver::Solver;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// The fold of every case: pairs together, groups dealt round-robin after a
-/// seeded shuffle.
-pub fn folds(cases: &[Case], k: usize, seed: u64) -> BTreeMap<String, usize> {
+/// The fold of every case id: pairs together, groups dealt round-robin
+/// after a seeded shuffle.
+pub fn folds<'a>(ids: impl IntoIterator<Item = &'a str> + Clone, k: usize, seed: u64) -> BTreeMap<String, usize> {
     let group = |id: &str| id.strip_suffix("_pos").or_else(|| id.strip_suffix("_neg")).unwrap_or(id).to_string();
-    let mut groups: Vec<String> = cases.iter().map(|c| group(&c.id)).collect();
+    let mut groups: Vec<String> = ids.clone().into_iter().map(group).collect();
     groups.sort();
     groups.dedup();
     lexlog_parser::train::shuffle(&mut groups, seed);
     let fold_of: BTreeMap<String, usize> = groups.into_iter().enumerate().map(|(i, g)| (g, i % k.max(1))).collect();
-    cases.iter().map(|c| (c.id.clone(), fold_of[&group(&c.id)])).collect()
+    ids.into_iter().map(|id| (id.to_string(), fold_of[&group(id)])).collect()
 }
 
 pub fn run(data: &Dataset, k: usize, config: &Path, out: &Path, beam: usize) -> Result<Vec<JointReport>> {
     let cfg: TrainConfig = crate::train_cmd::read_config(config)?;
-    let fold_of = folds(&data.cases, k, cfg.seed);
+    let fold_of = folds(data.cases.iter().map(|c| c.id.as_str()), k, cfg.seed);
     let solver = Solver::new()?;
     let device = lexlog_parser::device::best_device();
     let mut reports = Vec::new();
@@ -62,7 +62,7 @@ mod tests {
     #[test]
     fn pairs_share_a_fold_and_folds_are_balanced() {
         let data = Dataset::load_default().unwrap();
-        let f = folds(&data.cases, 5, 17);
+        let f = folds(data.cases.iter().map(|c| c.id.as_str()), 5, 17);
         for c in &data.cases {
             if let Some(base) = c.id.strip_suffix("_pos") {
                 assert_eq!(f[&c.id], f[&format!("{base}_neg")], "{}", c.id);

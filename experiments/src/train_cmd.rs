@@ -27,6 +27,30 @@ pub struct TrainArgs {
     /// then decays over them), within the config's time budget.
     #[arg(long)]
     epochs: Option<usize>,
+    /// Hold fold I of K of the train split out besides the dev set
+    /// (`I/K`, e.g. `0/4`; pairs share a fold, the folds the same for
+    /// every seed): `eval-parser --held-out` then reads those cases, for
+    /// comparing two recipes on train cases neither trained on.
+    #[arg(long, value_parser = parse_fold)]
+    fold: Option<(usize, usize)>,
+}
+
+/// The seed that deals the train split's folds, whatever the training seed.
+pub const FOLD_SEED: u64 = 17;
+
+fn parse_fold(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("{s:?}: a fold is I/K with 0 <= I < K, e.g. 0/4");
+    let (i, k) = s.split_once('/').ok_or_else(bad)?;
+    let (i, k): (usize, usize) = (i.trim().parse().map_err(|_| bad())?, k.trim().parse().map_err(|_| bad())?);
+    if k < 2 || i >= k {
+        return Err(bad());
+    }
+    Ok((i, k))
+}
+
+/// The train-split case ids of fold `index` of `of` (pairs together).
+pub fn fold_ids<'a>(train_ids: impl IntoIterator<Item = &'a str> + Clone, (index, of): (usize, usize)) -> Vec<String> {
+    crate::cv::folds(train_ids, of, FOLD_SEED).into_iter().filter(|(_, f)| *f == index).map(|(id, _)| id).collect()
 }
 
 /// A training config from its file: a key the config does not have (a
@@ -68,6 +92,13 @@ pub fn run(args: TrainArgs) -> Result<()> {
     if let Some(id) = cfg.unknown_held_out(|id| train.iter().any(|e| e.id == id)) {
         anyhow::bail!("{}: held_out names {id}, which is no train-split case", args.config.display());
     }
+    if let Some(fold) = args.fold {
+        for id in fold_ids(train.iter().map(|e| e.id.as_str()), fold) {
+            if !cfg.held_out.contains(&id) {
+                cfg.held_out.push(id);
+            }
+        }
+    }
     let held = train.iter().filter(|e| cfg.held_out.contains(&e.id)).count();
     let device = lexlog_parser::device::best_device();
     eprintln!("training on {} train-split cases ({held} held out), device {device:?}", train.len() - held);
@@ -96,7 +127,28 @@ pub fn run(args: TrainArgs) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::read_config;
+    use super::{fold_ids, parse_fold, read_config};
+
+    #[test]
+    fn folds_of_train_cover_it_once_and_keep_pairs() {
+        let ids: Vec<String> = (0..40).map(|i| format!("s{}_{}", i / 2, if i % 2 == 0 { "pos" } else { "neg" })).chain((0..20).map(|i| format!("tax_case_{i}"))).collect();
+        let all: Vec<Vec<String>> = (0..4).map(|f| fold_ids(ids.iter().map(String::as_str), (f, 4))).collect();
+        let mut seen: Vec<&String> = all.iter().flatten().collect();
+        seen.sort();
+        let mut want: Vec<&String> = ids.iter().collect();
+        want.sort();
+        assert_eq!(seen, want);
+        for fold in &all {
+            assert!((12..=18).contains(&fold.len()), "{}", fold.len());
+            for id in fold.iter().filter_map(|id| id.strip_suffix("_pos")) {
+                assert!(fold.contains(&format!("{id}_neg")), "{id}");
+            }
+        }
+        assert_eq!(parse_fold("1/4"), Ok((1, 4)));
+        for bad in ["4/4", "1", "a/4", "0/1"] {
+            assert!(parse_fold(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn committed_configs_read_and_misspelt_keys_do_not() {
