@@ -341,7 +341,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     let secs = start.elapsed().as_secs_f64();
     let (p, r, f) = prf(&top1);
     let n = top1.len().max(1) as f64;
-    let at: Vec<usize> = [1, 4, args.common.k].into_iter().chain(args.readings).collect();
+    let at = oracle_points(args.common.k, args.readings);
     let within = |ranks: &[Option<usize>]| -> BTreeMap<String, f64> {
         at.iter().map(|&k| (k.to_string(), ranks.iter().filter(|r| r.is_some_and(|r| r < k)).count() as f64 / n)).collect()
     };
@@ -422,9 +422,29 @@ fn grouped(groups: &BTreeMap<String, Vec<Counts>>) -> BTreeMap<String, SectionRe
         .collect()
 }
 
+/// The beam counts oracle@N is reported at: 1, 4 and k, and the number of
+/// readings kept (k unless `--readings` says); none beyond what was kept
+/// (at k = 1 no oracle@4).
+fn oracle_points(k: usize, readings: Option<usize>) -> Vec<usize> {
+    let kept = readings.unwrap_or(k);
+    let mut at: Vec<usize> = [1, 4, k].into_iter().chain(readings).filter(|&n| n <= kept).collect();
+    at.sort_unstable();
+    at.dedup();
+    at
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn oracle_is_reported_only_within_the_beams_kept() {
+        assert_eq!(oracle_points(8, None), [1, 4, 8]);
+        assert_eq!(oracle_points(1, None), [1]);
+        assert_eq!(oracle_points(2, None), [1, 2]);
+        assert_eq!(oracle_points(4, Some(16)), [1, 4, 16]);
+        assert_eq!(oracle_points(8, Some(2)), [1, 2]);
+    }
 
     #[test]
     fn a_yearly_series_folds_into_one_line() {
