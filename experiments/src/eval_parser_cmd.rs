@@ -35,6 +35,12 @@ pub struct EvalParserArgs {
     /// its dev set (`held_out`): a probe of a phenomenon.
     #[arg(long)]
     held_out: bool,
+    /// The question asked by this model (by its query checkpoint, where it
+    /// has one) instead of --model's: e.g. a refit's facts with the main
+    /// recipe's query (`experiments/results/refit-query/`). Models of
+    /// marked sentences; with --held-out it must hold those cases out too
+    #[arg(long)]
+    query_model: Option<PathBuf>,
     /// Beam scores are logprob / length^alpha.
     #[arg(long, default_value_t = crate::joint::LENGTH_ALPHA)]
     length_alpha: f64,
@@ -276,6 +282,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         crate::eval_cmd::split_cases(&data, args.common.split)
     };
     anyhow::ensure!(!args.dev || args.common.ensemble.is_empty(), "--dev holds --model's dev cases, which the ensemble's other models may have trained on");
+    anyhow::ensure!(!args.dev || args.query_model.is_none(), "--dev holds --model's dev cases, which --query-model may have trained on");
     let solver = lexlog_solver::Solver::new()?;
     let mut saved = match &args.save_beams {
         Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?)),
@@ -309,7 +316,13 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         stated_scope: args.stated_scope.into(),
         ..joint
     };
-    let decoded = crate::joint::decode_cases(&cases, &args.common.model, &args.common.ensemble, &cfg, !args.common.keep_names)?;
+    if let (true, Some(q)) = (args.held_out, &args.query_model) {
+        let its = crate::joint::held_out_cases(data.cases_in(Some(lexlog_data::Split::Train)).collect(), q)?;
+        if let Some(c) = cases.iter().find(|c| !its.iter().any(|h| h.id == c.id)) {
+            anyhow::bail!("--query-model {} trained on {}, which --model holds out", q.display(), c.id);
+        }
+    }
+    let decoded = crate::joint::decode_cases(&cases, &args.common.model, &args.common.ensemble, args.query_model.as_deref(), &cfg, !args.common.keep_names)?;
     for (case, beams) in cases.iter().zip(decoded) {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
         let counts: Vec<_> = beams.iter().map(|b| compare(&b.ir, &gold)).collect();

@@ -52,13 +52,15 @@ const STAND_INS_VERSION: u32 = 1;
 /// A case's beams, its unfamiliar people read under the stand-in names of
 /// SARA's cast and given their own names back in every beam.
 /// Without `stand_ins`, the text is decoded as it is.
-pub fn decode_case(models: &[&Trained], text: &str, question: &str, cfg: &BeamConfig, stand_ins: bool) -> Result<Vec<lexlog_parser::decode::Beam>> {
+/// `askers` ask the question: `models` themselves, or others
+/// ([`lexlog_parser::sentences::decode_split`]).
+pub fn decode_case(models: &[&Trained], askers: &[&Trained], text: &str, question: &str, cfg: &BeamConfig, stand_ins: bool) -> Result<Vec<lexlog_parser::decode::Beam>> {
     let familiar: Vec<&str> = lexlog_parser::people::CAST.iter().chain(&lexlog_parser::people::RENAMES).copied().collect();
     let stand_ins = if stand_ins { StandIns::for_text(&format!("{text}\n{question}"), &familiar, &lexlog_parser::people::CAST) } else { StandIns::default() };
     if stand_ins.is_empty() {
-        return Ok(lexlog_parser::sentences::decode_ensemble(models, text, question, cfg)?);
+        return Ok(lexlog_parser::sentences::decode_split(models, askers, text, question, cfg)?);
     }
-    let beams = lexlog_parser::sentences::decode_ensemble(models, &stand_ins.hide(text), &stand_ins.hide(question), cfg)?;
+    let beams = lexlog_parser::sentences::decode_split(models, askers, &stand_ins.hide(text), &stand_ins.hide(question), cfg)?;
     beams
         .into_iter()
         .map(|mut b| {
@@ -86,12 +88,13 @@ fn decode_workers(cases: usize, on_cpu: bool) -> Result<usize> {
 }
 
 /// Every case's beams, in the cases' order, by the model in `model_dir`
-/// (with those of `ensemble`). On the CPU several workers take the cases
+/// (with those of `ensemble`; the question asked by the one in
+/// `query_model`, where given). On the CPU several workers take the cases
 /// in turn, each with its own copy of the models and one libtorch thread
 /// (a step's ops are too small to share out between threads); on a GPU
 /// the cases go one after another unless `LEXLOG_DECODE_WORKERS` asks for
 /// more (not yet measured there).
-pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], cfg: &BeamConfig, stand_ins: bool) -> Result<Vec<Vec<lexlog_parser::decode::Beam>>> {
+pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], query_model: Option<&Path>, cfg: &BeamConfig, stand_ins: bool) -> Result<Vec<Vec<lexlog_parser::decode::Beam>>> {
     let workers = decode_workers(cases.len(), lexlog_parser::device::best_device() == tch::Device::Cpu)?;
     let decode_share = |worker: usize| -> Result<Vec<(usize, Vec<lexlog_parser::decode::Beam>)>> {
         if workers > 1 {
@@ -101,7 +104,9 @@ pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], cfg
         }
         let models = load_models(model_dir, ensemble)?;
         let models: Vec<&Trained> = models.iter().collect();
-        let decode = |(i, case): (usize, &&Case)| Ok((i, decode_case(&models, &case.text, &case.question, cfg, stand_ins).with_context(|| format!("decoding case {}", case.id))?));
+        let askers = query_model.map(|dir| load_models(dir, &[])).transpose()?;
+        let askers: Vec<&Trained> = askers.as_ref().map_or_else(|| models.clone(), |a| a.iter().collect());
+        let decode = |(i, case): (usize, &&Case)| Ok((i, decode_case(&models, &askers, &case.text, &case.question, cfg, stand_ins).with_context(|| format!("decoding case {}", case.id))?));
         cases.iter().enumerate().skip(worker).step_by(workers).map(decode).collect()
     };
     if workers == 1 {
@@ -155,7 +160,7 @@ pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf
         }
         out.clear();
     }
-    let decoded = decode_cases(cases, model_dir, ensemble, &beam_config(k, solver), stand_ins)?;
+    let decoded = decode_cases(cases, model_dir, ensemble, None, &beam_config(k, solver), stand_ins)?;
     let mut w = std::io::BufWriter::new(std::fs::File::create(&cache).with_context(|| format!("creating {}", cache.display()))?);
     for (case, beams) in cases.iter().zip(decoded) {
         let beams: Vec<Beam> = beams.into_iter().map(|b| Beam { text: b.text, logprob: b.logprob }).collect();

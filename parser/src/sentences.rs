@@ -274,16 +274,18 @@ fn decode_by_sentence(ts: &[&Trained], text: &str, question: &str, cfg: &BeamCon
 /// As [`decode_by_sentence`] for models of marked sentences: each model
 /// encodes the case once, each sentence and the question marked in turn
 /// (the question again by a query checkpoint of its own, where the model
-/// has one).
-fn decode_marked(ts: &[&Trained], text: &str, question: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
-    let Some(lead) = ts.first() else { return Ok(Vec::new()) };
+/// has one). `askers` ask the question: `ts` themselves, or other models
+/// ([`decode_split`]).
+fn decode_marked(ts: &[&Trained], askers: &[&Trained], text: &str, question: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
+    let (Some(lead), Some(asker)) = (ts.first(), askers.first()) else { return Ok(Vec::new()) };
+    let own_askers = same_models(ts, askers);
     let source = source_text(text, question);
     let all = extract(&source);
     let mut parts: Vec<((usize, usize), Part)> = split(text).into_iter().map(|r| (r, Part::Facts)).collect();
     parts.push((question_range(text, &source), Part::Query));
     let mentions: Vec<Vec<Mention>> = parts.iter().map(|&(range, _)| focused(all.clone(), range)).collect();
     let q = parts.len() - 1;
-    let query_source = if lead.meta.train.schema_hint {
+    let query_source = if asker.meta.train.schema_hint {
         let (Some(signatures), Some(places)) = (&cfg.signatures, &cfg.places) else {
             return Err(ParserError::Config("a model trained with schema_hint decodes with the solver's query signatures and places".into()));
         };
@@ -298,8 +300,9 @@ fn decode_marked(ts: &[&Trained], text: &str, question: &str, cfg: &BeamConfig) 
         .map(|(i, (&(range, _), ms))| lead.tokenizer.encode(if i == q { &query_source } else { &source }, ms, Some(range)))
         .collect::<Result<Vec<_>, _>>()?;
     let refs: Vec<&crate::source::Source> = sources.iter().collect();
-    // The facts' weights encode the question too unless a query checkpoint does.
-    let encoded: Vec<_> = ts.iter().map(|t| tch::no_grad(|| t.model.encode(if t.query_model.is_some() { &refs[..q] } else { &refs }, t.device, false))).collect();
+    // The facts' weights encode the question too unless a query checkpoint
+    // or another model asks it.
+    let encoded: Vec<_> = ts.iter().map(|t| tch::no_grad(|| t.model.encode(if t.query_model.is_some() || !own_askers { &refs[..q] } else { &refs }, t.device, false))).collect();
     let select = |t: &Trained, enc: &crate::model::Encoded, i: usize| enc.select(&tch::Tensor::from_slice(&[i as i64]).to(t.device));
     let mut beams = Vec::new();
     let facts = BeamConfig { part: Part::Facts, ..cfg.clone() };
@@ -308,15 +311,15 @@ fn decode_marked(ts: &[&Trained], text: &str, question: &str, cfg: &BeamConfig) 
         let members: Vec<Member> = ts.iter().zip(&own).map(|(t, enc)| Member { model: &t.model, enc, vocab: &t.vocab }).collect();
         beams.push(ensemble_search(&members, ms, BeamConfig { stated: stated_for(&facts, &source, ms), ..facts.clone() }));
     }
-    let asked: Vec<_> = ts
+    let asked: Vec<_> = askers
         .iter()
-        .zip(&encoded)
-        .map(|(t, enc)| match &t.query_model {
-            Some(m) => tch::no_grad(|| m.encode(&refs[q..], t.device, false)),
-            None => select(t, enc, q),
+        .enumerate()
+        .map(|(i, t)| match (&t.query_model, own_askers) {
+            (None, true) => select(t, &encoded[i], q),
+            _ => tch::no_grad(|| t.model_for(Part::Query).encode(&refs[q..], t.device, false)),
         })
         .collect();
-    let members: Vec<Member> = ts.iter().zip(&asked).map(|(t, enc)| Member { model: t.model_for(Part::Query), enc, vocab: &t.vocab }).collect();
+    let members: Vec<Member> = askers.iter().zip(&asked).map(|(t, enc)| Member { model: t.model_for(Part::Query), enc, vocab: &t.vocab }).collect();
     let query = ensemble_search(&members, &mentions[q], BeamConfig { part: Part::Query, ..cfg.clone() });
     Ok(combine(&beams, &query, cfg))
 }
@@ -329,19 +332,33 @@ pub fn decode_case(t: &Trained, text: &str, question: &str, cfg: &BeamConfig) ->
 /// The k best readings of a case by an ensemble (the mean of its models'
 /// probabilities at every step), all trained on the same unit.
 pub fn decode_ensemble(ts: &[&Trained], text: &str, question: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
+    decode_split(ts, ts, text, question, cfg)
+}
+
+/// As [`decode_ensemble`], the case's sentences read by `ts` and its
+/// question asked by `askers` (by their query checkpoints, where they have
+/// them): models of marked sentences, each with its own vocabulary.
+pub fn decode_split(ts: &[&Trained], askers: &[&Trained], text: &str, question: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
     let Some(lead) = ts.first() else { return Err(ParserError::Config("an ensemble of no models".into())) };
     let unit = lead.meta.train.unit;
-    if ts.iter().any(|t| t.meta.train.unit != unit) {
+    if ts.iter().chain(askers).any(|t| t.meta.train.unit != unit) {
         return Err(ParserError::Config("an ensemble's models must share their training unit (sentence or case)".into()));
     }
-    if ts.iter().any(|t| t.meta.train.schema_hint != lead.meta.train.schema_hint) {
+    if askers.iter().any(|t| t.meta.train.schema_hint != askers[0].meta.train.schema_hint) {
         return Err(ParserError::Config("an ensemble's models must all read the query schema (schema_hint) or none".into()));
     }
+    let own_askers = same_models(ts, askers);
     match unit {
+        Unit::MarkedSentence => decode_marked(ts, askers, text, question, cfg),
+        _ if !own_askers => Err(ParserError::Config("a question asked by other models than the sentences' needs models of marked sentences".into())),
         Unit::Sentence => decode_by_sentence(ts, text, question, cfg),
-        Unit::MarkedSentence => decode_marked(ts, text, question, cfg),
         Unit::Case => decode_source(ts, &source_text(text, question), cfg),
     }
+}
+
+/// Whether two lists hold the very same loaded models, in order.
+fn same_models(a: &[&Trained], b: &[&Trained]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| std::ptr::eq(*x, *y))
 }
 
 /// The beams for one source text: its mentions, tokenized once (the

@@ -364,16 +364,23 @@ fn a_run_keeps_the_checkpoint_of_its_best_dev_queries_and_decodes_queries_with_i
     let apart = Trained::load(&dir, &minilm, Device::Cpu).unwrap();
     std::fs::remove_file(dir.join(weights)).unwrap();
     let shared = Trained::load(&dir, &minilm, Device::Cpu).unwrap();
+    let twin = Trained::load(&dir, &minilm, Device::Cpu).unwrap();
     assert!(shared.query_model.is_none());
     let data = Dataset::load_default().unwrap();
     let mut read_some = 0;
+    let beam_cfg = BeamConfig { k: 2, max_len: 200, ..Default::default() };
+    let texts = |beams: Vec<lexlog_parser::decode::Beam>| beams.into_iter().map(|b| (b.text, (b.logprob * 1e4).round())).collect::<Vec<_>>();
     for e in &examples[..3] {
         let case = data.case(&e.id).unwrap();
-        let decode = |t: &Trained| lexlog_parser::sentences::decode_case(t, &case.text, &case.question, &BeamConfig { k: 2, max_len: 200, ..Default::default() }).unwrap();
-        let read = |t: &Trained| decode(t).into_iter().map(|b| (b.text, (b.logprob * 1e4).round())).collect::<Vec<_>>();
+        let read = |t: &Trained| texts(lexlog_parser::sentences::decode_case(t, &case.text, &case.question, &beam_cfg).unwrap());
         let beams = read(&shared);
         read_some += usize::from(!beams.is_empty());
         assert_eq!(read(&apart), beams, "{}", e.id);
+        // The question asked by another loaded model (`--query-model`):
+        // the same weights, with a query checkpoint and without.
+        let split = |asker: &Trained| texts(lexlog_parser::sentences::decode_split(&[&shared], &[asker], &case.text, &case.question, &beam_cfg).unwrap());
+        assert_eq!(split(&apart), beams, "{}", e.id);
+        assert_eq!(split(&twin), beams, "{}", e.id);
     }
     assert!(read_some > 0, "no case read at all");
     // Without dev cases no query checkpoint is kept.
