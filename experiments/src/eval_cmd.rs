@@ -52,6 +52,12 @@ pub struct EvalArgs {
     /// sibling (same config and seed).
     #[arg(long)]
     bridge_model: Option<PathBuf>,
+    /// The question asked by this model (its query checkpoint, where it has
+    /// one) instead of --model's, as `eval-parser --query-model`: e.g. a
+    /// refit's facts with the main recipe's query, the bridge fitted with
+    /// --bridge-model (`experiments/results/refit-query/`).
+    #[arg(long)]
+    query_model: Option<PathBuf>,
     /// Training configuration for --cv.
     #[arg(long, default_value = "parser/configs/main.json")]
     config: PathBuf,
@@ -73,6 +79,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
     if let Some(folds) = args.cv {
         anyhow::ensure!(ensemble.is_empty(), "--cv trains its own models; it takes no --ensemble");
         anyhow::ensure!(args.bridge_model.is_none(), "--cv fits each fold's bridge on its own dev cases; it takes no --bridge-model");
+        anyhow::ensure!(args.query_model.is_none(), "--cv trains its own models; it takes no --query-model");
         let reports = crate::cv::run(&data, folds, &args.config, &model, k)?;
         if json {
             println!("{}", serde_json::to_string_pretty(&reports)?);
@@ -98,7 +105,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
     };
     let split = split.as_str();
     let solver = Solver::new()?;
-    let beams = crate::joint::ensemble_beams_for(&cases, &model, ensemble, k, split, !keep_names, &solver)?;
+    let beams = crate::joint::ensemble_beams_for(&cases, &model, ensemble, args.query_model.as_deref(), k, split, !keep_names, &solver)?;
     // The bridge's weights are fitted on dev cases only.
     let cfg = fit_on_dev(&data, args.bridge_model.as_ref().unwrap_or(&model), k, &solver)?;
     eprintln!("bridge: {:?}, penalty {}, min agreement {}", cfg.strategy, cfg.penalty, cfg.min_agreement);

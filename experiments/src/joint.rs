@@ -130,19 +130,26 @@ pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], que
 /// Beams of every case, decoded with beam size `k` by the model in
 /// `model_dir`; cached in that directory as `beams-<tag>-k<k>-d<decoder>-a<alpha>-n<stand-ins>.jsonl`.
 pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
-    ensemble_beams_for(cases, model_dir, &[], k, tag, true, solver)
+    ensemble_beams_for(cases, model_dir, &[], None, k, tag, true, solver)
 }
 
 /// As [`beams_for`], decoded by the model in `model_dir` and those in
-/// `ensemble` together; the cache's tag then names the ensemble (a hash of
-/// its directories).
+/// `ensemble` together, the question asked by the one in `query_model`
+/// where given; the cache's tag then names them (a hash of their
+/// directories).
 /// `stand_ins` as for [`decode_case`].
-pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], k: usize, tag: &str, stand_ins: bool, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
+#[allow(clippy::too_many_arguments)]
+pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], query_model: Option<&Path>, k: usize, tag: &str, stand_ins: bool, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
+    let dirs_hash = |dirs: &mut dyn Iterator<Item = &Path>| fnv1a(dirs.flat_map(|p| p.to_string_lossy().bytes().chain([0]).collect::<Vec<_>>()));
     // A query checkpoint asks the query (one decodes otherwise without it).
     let tag = if model_dir.join(lexlog_parser::train::QUERY_WEIGHTS).is_file() { format!("{tag}-q") } else { tag.to_string() };
     let tag = match ensemble {
         [] => tag,
-        more => format!("{tag}-ens{:016x}", fnv1a(more.iter().flat_map(|p| p.to_string_lossy().bytes().chain([0]).collect::<Vec<_>>()))),
+        more => format!("{tag}-ens{:016x}", dirs_hash(&mut more.iter().map(PathBuf::as_path))),
+    };
+    let tag = match query_model {
+        None => tag,
+        Some(q) => format!("{tag}-ask{:016x}", dirs_hash(&mut std::iter::once(q))),
     };
     // Keyed by the decoder's version and length normalisation too: either
     // changed decodes anew.
@@ -160,7 +167,7 @@ pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf
         }
         out.clear();
     }
-    let decoded = decode_cases(cases, model_dir, ensemble, None, &beam_config(k, solver), stand_ins)?;
+    let decoded = decode_cases(cases, model_dir, ensemble, query_model, &beam_config(k, solver), stand_ins)?;
     let mut w = std::io::BufWriter::new(std::fs::File::create(&cache).with_context(|| format!("creating {}", cache.display()))?);
     for (case, beams) in cases.iter().zip(decoded) {
         let beams: Vec<Beam> = beams.into_iter().map(|b| Beam { text: b.text, logprob: b.logprob }).collect();
