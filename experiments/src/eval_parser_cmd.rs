@@ -38,7 +38,7 @@ pub struct EvalParserArgs {
     /// The question asked by this model (by its query checkpoint, where it
     /// has one) instead of --model's: e.g. a refit's facts with the main
     /// recipe's query (`experiments/results/refit-query/`). Models of
-    /// marked sentences; with --held-out it must hold those cases out too
+    /// marked sentences; with --held-out it must hold those cases out too.
     #[arg(long)]
     query_model: Option<PathBuf>,
     /// Beam scores are logprob / length^alpha.
