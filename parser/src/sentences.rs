@@ -274,11 +274,10 @@ fn decode_by_sentence(ts: &[&Trained], text: &str, question: &str, cfg: &BeamCon
 /// As [`decode_by_sentence`] for models of marked sentences: each model
 /// encodes the case once, each sentence and the question marked in turn
 /// (the question again by a query checkpoint of its own, where the model
-/// has one). `askers` ask the question: `ts` themselves, or other models
-/// ([`decode_split`]).
-fn decode_marked(ts: &[&Trained], askers: &[&Trained], text: &str, question: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
+/// has one). `askers` ask the question: `ts` themselves (`own_askers`),
+/// or other models ([`decode_split`]).
+fn decode_marked(ts: &[&Trained], askers: &[&Trained], own_askers: bool, text: &str, question: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
     let (Some(lead), Some(asker)) = (ts.first(), askers.first()) else { return Ok(Vec::new()) };
-    let own_askers = same_models(ts, askers);
     let source = source_text(text, question);
     let all = extract(&source);
     let mut parts: Vec<((usize, usize), Part)> = split(text).into_iter().map(|r| (r, Part::Facts)).collect();
@@ -339,17 +338,17 @@ pub fn decode_ensemble(ts: &[&Trained], text: &str, question: &str, cfg: &BeamCo
 /// question asked by `askers` (by their query checkpoints, where they have
 /// them): models of marked sentences, each with its own vocabulary.
 pub fn decode_split(ts: &[&Trained], askers: &[&Trained], text: &str, question: &str, cfg: &BeamConfig) -> Result<Vec<Beam>, ParserError> {
-    let Some(lead) = ts.first() else { return Err(ParserError::Config("an ensemble of no models".into())) };
+    let (Some(lead), Some(asker)) = (ts.first(), askers.first()) else { return Err(ParserError::Config("an ensemble of no models, or no model to ask the question".into())) };
     let unit = lead.meta.train.unit;
     if ts.iter().chain(askers).any(|t| t.meta.train.unit != unit) {
         return Err(ParserError::Config("an ensemble's models must share their training unit (sentence or case)".into()));
     }
-    if askers.iter().any(|t| t.meta.train.schema_hint != askers[0].meta.train.schema_hint) {
+    if askers.iter().any(|t| t.meta.train.schema_hint != asker.meta.train.schema_hint) {
         return Err(ParserError::Config("an ensemble's models must all read the query schema (schema_hint) or none".into()));
     }
     let own_askers = same_models(ts, askers);
     match unit {
-        Unit::MarkedSentence => decode_marked(ts, askers, text, question, cfg),
+        Unit::MarkedSentence => decode_marked(ts, askers, own_askers, text, question, cfg),
         _ if !own_askers => Err(ParserError::Config("a question asked by other models than the sentences' needs models of marked sentences".into())),
         Unit::Sentence => decode_by_sentence(ts, text, question, cfg),
         Unit::Case => decode_source(ts, &source_text(text, question), cfg),
