@@ -30,6 +30,22 @@ pub struct ModelArgs {
     /// SARA's names standing in for them (`lexlog_bridge::names`).
     #[arg(long)]
     pub keep_names: bool,
+    /// Also read each case with every year moved by each of these
+    /// (comma-separated multiples of 4, e.g. `--year-shifts=-4,4`), and
+    /// keep the reading whose facts the others agree with most
+    /// (`crate::shifts`).
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub year_shifts: Vec<i64>,
+}
+
+impl ModelArgs {
+    /// How each case's text is read.
+    pub fn reading(&self, solver: &Solver) -> Result<crate::shifts::Reading> {
+        if let Some(y) = self.year_shifts.iter().find(|&&y| y == 0 || y % 4 != 0) {
+            anyhow::bail!("--year-shifts {y}: a shift is a multiple of 4 other than 0 (so February 29th stays a date)");
+        }
+        Ok(crate::shifts::Reading { stand_ins: !self.keep_names, year_shifts: self.year_shifts.clone(), types: std::sync::Arc::new(solver.argument_types()) })
+    }
 }
 
 #[derive(clap::Args)]
@@ -73,13 +89,14 @@ pub fn split_cases(data: &Dataset, split: crate::solve_cmd::SplitArg) -> (Vec<&l
 }
 
 pub fn run(args: EvalArgs) -> Result<()> {
-    let ModelArgs { split: split_arg, model, k, json, ensemble, keep_names } = &args.common;
+    let ModelArgs { split: split_arg, model, k, json, ensemble, .. } = &args.common;
     let (model, k, json) = (model.clone(), *k, *json);
     let data = Dataset::load_default().context("loading SARA")?;
     if let Some(folds) = args.cv {
         anyhow::ensure!(ensemble.is_empty(), "--cv trains its own models; it takes no --ensemble");
         anyhow::ensure!(args.bridge_model.is_none(), "--cv fits each fold's bridge on its own dev cases; it takes no --bridge-model");
         anyhow::ensure!(args.query_model.is_none(), "--cv trains its own models; it takes no --query-model");
+        anyhow::ensure!(args.common.year_shifts.is_empty(), "--cv reads each case once; it takes no --year-shifts");
         let reports = crate::cv::run(&data, folds, &args.config, &model, k)?;
         if json {
             println!("{}", serde_json::to_string_pretty(&reports)?);
@@ -105,7 +122,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
     };
     let split = split.as_str();
     let solver = Solver::new()?;
-    let beams = crate::joint::ensemble_beams_for(&cases, &model, ensemble, args.query_model.as_deref(), k, split, !keep_names, &solver)?;
+    let beams = crate::joint::ensemble_beams_for(&cases, &model, ensemble, args.query_model.as_deref(), k, split, &args.common.reading(&solver)?, &solver)?;
     // The bridge's weights are fitted on dev cases only.
     let cfg = fit_on_dev(&data, args.bridge_model.as_ref().unwrap_or(&model), k, &solver)?;
     eprintln!("bridge: {:?}, penalty {}, min agreement {}", cfg.strategy, cfg.penalty, cfg.min_agreement);

@@ -322,7 +322,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
             anyhow::bail!("--query-model {} trained on {}, which --model holds out", q.display(), c.id);
         }
     }
-    let decoded = crate::joint::decode_cases(&cases, &args.common.model, &args.common.ensemble, args.query_model.as_deref(), &cfg, !args.common.keep_names)?;
+    let decoded = crate::joint::decode_cases(&cases, &args.common.model, &args.common.ensemble, args.query_model.as_deref(), &cfg, &args.common.reading(&solver)?)?;
     for (case, beams) in cases.iter().zip(decoded) {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
         let counts: Vec<_> = beams.iter().map(|b| compare(&b.ir, &gold)).collect();

@@ -4,6 +4,7 @@
 
 use anyhow::{Context, Result};
 use lexlog_bridge::names::StandIns;
+use crate::shifts::{self, Reading};
 use lexlog_bridge::pipeline::{decide, Beam, Decision, PipelineConfig};
 use lexlog_data::{linear, Answer, Case, CaseKind};
 use lexlog_parser::decode::BeamConfig;
@@ -49,12 +50,29 @@ pub fn query_shared_places(solver: &Solver) -> std::sync::Arc<lexlog_parser::gra
 /// (`lexlog_bridge::names`): a new one decodes anew.
 const STAND_INS_VERSION: u32 = 1;
 
-/// A case's beams, its unfamiliar people read under the stand-in names of
-/// SARA's cast and given their own names back in every beam.
-/// Without `stand_ins`, the text is decoded as it is.
+/// A case's beams as `reading` says: its unfamiliar people read under
+/// the stand-in names of SARA's cast and given their own names back in
+/// every beam (or the text as it is), and with its years moved too where
+/// asked ([`crate::shifts`]).
 /// `askers` ask the question: `models` themselves, or others
 /// ([`lexlog_parser::sentences::decode_split`]).
-pub fn decode_case(models: &[&Trained], askers: &[&Trained], text: &str, question: &str, cfg: &BeamConfig, stand_ins: bool) -> Result<Vec<lexlog_parser::decode::Beam>> {
+pub fn decode_case(models: &[&Trained], askers: &[&Trained], text: &str, question: &str, cfg: &BeamConfig, reading: &Reading) -> Result<Vec<lexlog_parser::decode::Beam>> {
+    let once = decode_named(models, askers, text, question, cfg, reading.stand_ins)?;
+    if reading.year_shifts.is_empty() {
+        return Ok(once);
+    }
+    let mut all = vec![once];
+    for &years in &reading.year_shifts {
+        let beams = decode_named(models, askers, &shifts::moved_text(text, years), &shifts::moved_text(question, years), cfg, reading.stand_ins)?;
+        // A reading whose years do not move back is left out.
+        all.extend(shifts::moved_back(beams, years, &reading.types));
+    }
+    Ok(shifts::most_agreed(all))
+}
+
+/// A case's beams, its unfamiliar people read under stand-in names where
+/// `stand_ins`.
+fn decode_named(models: &[&Trained], askers: &[&Trained], text: &str, question: &str, cfg: &BeamConfig, stand_ins: bool) -> Result<Vec<lexlog_parser::decode::Beam>> {
     let familiar: Vec<&str> = lexlog_parser::people::CAST.iter().chain(&lexlog_parser::people::RENAMES).copied().collect();
     let stand_ins = if stand_ins { StandIns::for_text(&format!("{text}\n{question}"), &familiar, &lexlog_parser::people::CAST) } else { StandIns::default() };
     if stand_ins.is_empty() {
@@ -94,7 +112,7 @@ fn decode_workers(cases: usize, on_cpu: bool) -> Result<usize> {
 /// (a step's ops are too small to share out between threads); on a GPU
 /// the cases go one after another unless `LEXLOG_DECODE_WORKERS` asks for
 /// more (not yet measured there).
-pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], query_model: Option<&Path>, cfg: &BeamConfig, stand_ins: bool) -> Result<Vec<Vec<lexlog_parser::decode::Beam>>> {
+pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], query_model: Option<&Path>, cfg: &BeamConfig, reading: &Reading) -> Result<Vec<Vec<lexlog_parser::decode::Beam>>> {
     let workers = decode_workers(cases.len(), lexlog_parser::device::best_device() == tch::Device::Cpu)?;
     let decode_share = |worker: usize| -> Result<Vec<(usize, Vec<lexlog_parser::decode::Beam>)>> {
         if workers > 1 {
@@ -106,7 +124,7 @@ pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], que
         let models: Vec<&Trained> = models.iter().collect();
         let askers = query_model.map(|dir| load_models(dir, &[])).transpose()?;
         let askers: Vec<&Trained> = askers.as_ref().map_or_else(|| models.clone(), |a| a.iter().collect());
-        let decode = |(i, case): (usize, &&Case)| Ok((i, decode_case(&models, &askers, &case.text, &case.question, cfg, stand_ins).with_context(|| format!("decoding case {}", case.id))?));
+        let decode = |(i, case): (usize, &&Case)| Ok((i, decode_case(&models, &askers, &case.text, &case.question, cfg, reading).with_context(|| format!("decoding case {}", case.id))?));
         cases.iter().enumerate().skip(worker).step_by(workers).map(decode).collect()
     };
     if workers == 1 {
@@ -130,16 +148,16 @@ pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], que
 /// Beams of every case, decoded with beam size `k` by the model in
 /// `model_dir`; cached in that directory as `beams-<tag>-k<k>-d<decoder>-a<alpha>-n<stand-ins>.jsonl`.
 pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
-    ensemble_beams_for(cases, model_dir, &[], None, k, tag, true, solver)
+    ensemble_beams_for(cases, model_dir, &[], None, k, tag, &Reading::once(true), solver)
 }
 
 /// As [`beams_for`], decoded by the model in `model_dir` and those in
 /// `ensemble` together, the question asked by the one in `query_model`
 /// where given; the cache's tag then names them (a hash of their
 /// directories).
-/// `stand_ins` as for [`decode_case`].
+/// `reading` as for [`decode_case`].
 #[allow(clippy::too_many_arguments)]
-pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], query_model: Option<&Path>, k: usize, tag: &str, stand_ins: bool, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
+pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], query_model: Option<&Path>, k: usize, tag: &str, reading: &Reading, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
     let dirs_hash = |dirs: &mut dyn Iterator<Item = &Path>| fnv1a(dirs.flat_map(|p| p.to_string_lossy().bytes().chain([0]).collect::<Vec<_>>()));
     // A query checkpoint asks the query (one decodes otherwise without it).
     let tag = if model_dir.join(lexlog_parser::train::QUERY_WEIGHTS).is_file() { format!("{tag}-q") } else { tag.to_string() };
@@ -153,7 +171,8 @@ pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf
     };
     // Keyed by the decoder's version and length normalisation too: either
     // changed decodes anew.
-    let names = if stand_ins { format!("n{STAND_INS_VERSION}") } else { "kept".to_string() };
+    let names = if reading.stand_ins { format!("n{STAND_INS_VERSION}") } else { "kept".to_string() };
+    let names = format!("{names}{}", reading.cache_tag());
     let cache = model_dir.join(format!("beams-{tag}-k{k}-d{}-a{LENGTH_ALPHA}-{names}.jsonl", lexlog_parser::decode::VERSION));
     let mut out = BTreeMap::new();
     if cache.is_file() {
@@ -167,7 +186,7 @@ pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf
         }
         out.clear();
     }
-    let decoded = decode_cases(cases, model_dir, ensemble, query_model, &beam_config(k, solver), stand_ins)?;
+    let decoded = decode_cases(cases, model_dir, ensemble, query_model, &beam_config(k, solver), reading)?;
     let mut w = std::io::BufWriter::new(std::fs::File::create(&cache).with_context(|| format!("creating {}", cache.display()))?);
     for (case, beams) in cases.iter().zip(decoded) {
         let beams: Vec<Beam> = beams.into_iter().map(|b| Beam { text: b.text, logprob: b.logprob }).collect();

@@ -83,7 +83,7 @@ pub fn run(args: ParseArgs) -> Result<()> {
     let models = crate::joint::load_models(&args.model, &[])?;
     let models: Vec<_> = models.iter().collect();
     let cfg = crate::joint::beam_config(args.k, &solver);
-    let decoded = crate::joint::decode_case(&models, &models, &text, args.question.trim(), &cfg, !args.keep_names)?;
+    let decoded = crate::joint::decode_case(&models, &models, &text, args.question.trim(), &cfg, &crate::shifts::Reading::once(!args.keep_names))?;
     let beams: Vec<Beam> = decoded.into_iter().map(|b| Beam { text: b.text, logprob: b.logprob }).collect();
     let bridge = crate::joint::fit_on_dev(&data, &args.model, args.k, &solver)?;
     let decision = lexlog_bridge::pipeline::decide(&solver, &beams, &bridge);

@@ -18,10 +18,10 @@ use std::path::PathBuf;
 
 /// (SARA's name, its copy's name) for the people of a case.
 type Names = Vec<(String, String)>;
-type Types = HashMap<(String, usize), Vec<ArgType>>;
+pub(crate) type Types = HashMap<(String, usize), Vec<ArgType>>;
 
 /// What a copy changes.
-struct Substitution {
+pub(crate) struct Substitution {
     names: Names,
     amounts: BTreeMap<i64, i64>,
     /// Years every year and date moves by.
@@ -32,6 +32,10 @@ struct Substitution {
 const YEARS: std::ops::RangeInclusive<i64> = 1800..=2200;
 
 impl Substitution {
+    /// Years and dates moved, nothing else.
+    pub(crate) fn years(years: i64) -> Substitution {
+        Substitution { names: Vec::new(), amounts: BTreeMap::new(), years }
+    }
     fn is_empty(&self) -> bool {
         self.names.is_empty() && self.amounts.is_empty() && self.years == 0
     }
@@ -106,7 +110,7 @@ fn substitute(source: &str, sub: &Substitution) -> String {
 
 /// The four-digit years of a text line moved by `years` (an amount's digits,
 /// after `$`, stay).
-fn move_spelled_years(line: &str, years: i64) -> String {
+pub(crate) fn move_spelled_years(line: &str, years: i64) -> String {
     if years == 0 {
         return line.to_string();
     }
@@ -217,7 +221,7 @@ fn move_term(t: &mut Term, sub: &Substitution, year: bool) -> Result<(), String>
 
 /// The years and dates of facts and query moved: dates, a range of years,
 /// and the numbers of places the rules read years in.
-fn move_years(ir: &mut CaseIr, types: &Types, sub: &Substitution) -> Result<(), String> {
+pub(crate) fn move_years(ir: &mut CaseIr, types: &Types, sub: &Substitution) -> Result<(), String> {
     fn args(a: &mut lexlog_data::Assertion, types: &Types, sub: &Substitution) -> Result<(), String> {
         let ts = types.get(&(a.pred.as_str().to_string(), a.args.len())).map_or(&[][..], Vec::as_slice);
         for (i, t) in a.args.iter_mut().enumerate() {
