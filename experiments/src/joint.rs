@@ -3,8 +3,8 @@
 //! exactly, with abstentions and the penalty cost of Jurayj et al.
 
 use anyhow::{Context, Result};
-use lexlog_bridge::names::StandIns;
 use crate::shifts::{self, Reading};
+use lexlog_bridge::names::StandIns;
 use lexlog_bridge::pipeline::{decide, Beam, Decision, PipelineConfig};
 use lexlog_data::{linear, Answer, Case, CaseKind};
 use lexlog_parser::decode::BeamConfig;
@@ -146,7 +146,7 @@ pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], que
 }
 
 /// Beams of every case, decoded with beam size `k` by the model in
-/// `model_dir`; cached in that directory as `beams-<tag>-k<k>-d<decoder>-a<alpha>-n<stand-ins>.jsonl`.
+/// `model_dir`; cached in that directory as `beams-<tag>-k<k>-d<decoder>-a<alpha>-n<stand-ins>[-y<shift>...].jsonl`.
 pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
     ensemble_beams_for(cases, model_dir, &[], None, k, tag, &Reading::once(true), solver)
 }

@@ -39,8 +39,9 @@ pub fn moved_text(text: &str, years: i64) -> String {
     move_spelled_years(text, years)
 }
 
-/// Beams of a reading moved by `years`, their years moved back; `None`
-/// where one does not move back (a date that is none then).
+/// Beams of a reading moved by `years`, their years moved back (text and
+/// IR; `actions` stay the moved reading's); `None` where one does not
+/// move back (a date that is none then).
 pub fn moved_back(beams: Vec<Beam>, years: i64, types: &Types) -> Option<Vec<Beam>> {
     beams
         .into_iter()
