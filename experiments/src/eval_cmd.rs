@@ -44,6 +44,9 @@ impl ModelArgs {
         if let Some(y) = self.year_shifts.iter().find(|&&y| y == 0 || y % 4 != 0) {
             anyhow::bail!("--year-shifts {y}: a shift is a multiple of 4 other than 0 (so February 29th stays a date)");
         }
+        if self.year_shifts.is_empty() {
+            return Ok(crate::shifts::Reading::once(!self.keep_names));
+        }
         Ok(crate::shifts::Reading { stand_ins: !self.keep_names, year_shifts: self.year_shifts.clone(), types: std::sync::Arc::new(solver.argument_types()) })
     }
 }

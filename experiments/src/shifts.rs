@@ -4,7 +4,9 @@
 //! right or wrong by a hair (`experiments/results/variants/`) is then
 //! judged by its readings' majority rather than by one.
 
-use crate::variants_cmd::{move_spelled_years, move_years, Substitution, Types};
+use crate::variants_cmd::{move_years, Substitution, Types};
+/// A text with its years moved (`lexlog variants --years`' own mover).
+pub(crate) use crate::variants_cmd::move_spelled_years as moved_text;
 use lexlog_data::{linear, CaseIr};
 use lexlog_parser::decode::Beam;
 use std::sync::Arc;
@@ -32,11 +34,6 @@ impl Reading {
     pub fn cache_tag(&self) -> String {
         self.year_shifts.iter().map(|y| format!("-y{y:+}")).collect()
     }
-}
-
-/// A text with its years moved by `years`.
-pub fn moved_text(text: &str, years: i64) -> String {
-    move_spelled_years(text, years)
 }
 
 /// Beams of a reading moved by `years`, their years moved back (text and
