@@ -36,6 +36,13 @@ pub struct ModelArgs {
     /// (`crate::shifts`).
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     pub year_shifts: Vec<i64>,
+    /// Another model (repeatable) that reads each case on its own, as
+    /// --model does (the question asked by --query-model where given, else
+    /// by itself); of their readings and --model's, the one whose facts the
+    /// others agree with most is kept (`crate::vote`). E.g. the same recipe
+    /// trained with other seeds.
+    #[arg(long = "vote")]
+    pub vote: Vec<PathBuf>,
 }
 
 impl ModelArgs {
@@ -44,10 +51,9 @@ impl ModelArgs {
         if let Some(y) = self.year_shifts.iter().find(|&&y| y == 0 || y % 4 != 0) {
             anyhow::bail!("--year-shifts {y}: a shift is a multiple of 4 other than 0 (so February 29th stays a date)");
         }
-        if self.year_shifts.is_empty() {
-            return Ok(crate::shifts::Reading::once(!self.keep_names));
-        }
-        Ok(crate::shifts::Reading { stand_ins: !self.keep_names, year_shifts: self.year_shifts.clone(), types: std::sync::Arc::new(solver.argument_types()) })
+        // Only moved years need the solver's argument types.
+        let types = if self.year_shifts.is_empty() { Default::default() } else { std::sync::Arc::new(solver.argument_types()) };
+        Ok(crate::shifts::Reading { stand_ins: !self.keep_names, year_shifts: self.year_shifts.clone(), types, voters: self.vote.clone() })
     }
 }
 
@@ -100,6 +106,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         anyhow::ensure!(args.bridge_model.is_none(), "--cv fits each fold's bridge on its own dev cases; it takes no --bridge-model");
         anyhow::ensure!(args.query_model.is_none(), "--cv trains its own models; it takes no --query-model");
         anyhow::ensure!(args.common.year_shifts.is_empty(), "--cv reads each case once; it takes no --year-shifts");
+        anyhow::ensure!(args.common.vote.is_empty(), "--cv trains its own models; it takes no --vote");
         let reports = crate::cv::run(&data, folds, &args.config, &model, k)?;
         if json {
             println!("{}", serde_json::to_string_pretty(&reports)?);

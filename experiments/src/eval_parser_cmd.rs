@@ -283,6 +283,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
     };
     anyhow::ensure!(!args.dev || args.common.ensemble.is_empty(), "--dev holds --model's dev cases, which the ensemble's other models may have trained on");
     anyhow::ensure!(!args.dev || args.query_model.is_none(), "--dev holds --model's dev cases, which --query-model may have trained on");
+    anyhow::ensure!(!args.dev || args.common.vote.is_empty(), "--dev holds --model's dev cases, which the --vote models may have trained on");
     let solver = lexlog_solver::Solver::new()?;
     let mut saved = match &args.save_beams {
         Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?)),
@@ -316,10 +317,13 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         stated_scope: args.stated_scope.into(),
         ..joint
     };
-    if let (true, Some(q)) = (args.held_out, &args.query_model) {
-        let its = crate::joint::held_out_cases(data.cases_in(Some(lexlog_data::Split::Train)).collect(), q)?;
-        if let Some(c) = cases.iter().find(|c| !its.iter().any(|h| h.id == c.id)) {
-            anyhow::bail!("--query-model {} trained on {}, which --model holds out", q.display(), c.id);
+    if args.held_out {
+        let others = args.query_model.iter().map(|q| ("--query-model", q)).chain(args.common.vote.iter().map(|v| ("--vote", v)));
+        for (flag, dir) in others {
+            let its = crate::joint::held_out_cases(data.cases_in(Some(lexlog_data::Split::Train)).collect(), dir)?;
+            if let Some(c) = cases.iter().find(|c| !its.iter().any(|h| h.id == c.id)) {
+                anyhow::bail!("{flag} {} trained on {}, which --model holds out", dir.display(), c.id);
+            }
         }
     }
     let decoded = crate::joint::decode_cases(&cases, &args.common.model, &args.common.ensemble, args.query_model.as_deref(), &cfg, &args.common.reading(&solver)?)?;

@@ -4,6 +4,7 @@
 
 use anyhow::{Context, Result};
 use crate::shifts::{self, Reading};
+use crate::vote;
 use lexlog_bridge::names::StandIns;
 use lexlog_bridge::pipeline::{decide, Beam, Decision, PipelineConfig};
 use lexlog_data::{linear, Answer, Case, CaseKind};
@@ -67,7 +68,26 @@ pub fn decode_case(models: &[&Trained], askers: &[&Trained], text: &str, questio
         // A reading whose years do not move back is left out.
         all.extend(shifts::moved_back(beams, years, &reading.types));
     }
-    Ok(shifts::most_agreed(all))
+    Ok(vote::most_agreed(all))
+}
+
+/// A case's beams as [`decode_case`] reads it with `models`, or, with
+/// `voters`, the reading of `models` or of one voter that the others agree
+/// with most ([`vote::most_agreed`]; a tie keeps `models`'). A voter asks
+/// the question itself unless `askers` are another model's
+/// (`shared_askers`).
+fn decode_voted(models: &[&Trained], askers: &[&Trained], voters: &[&Trained], shared_askers: bool, case: &Case, cfg: &BeamConfig, reading: &Reading) -> Result<Vec<lexlog_parser::decode::Beam>> {
+    let first = decode_case(models, askers, &case.text, &case.question, cfg, reading)?;
+    if voters.is_empty() {
+        return Ok(first);
+    }
+    let mut readings = vec![first];
+    for &voter in voters {
+        let own = [voter];
+        let voter_askers = if shared_askers { askers } else { &own[..] };
+        readings.push(decode_case(&own, voter_askers, &case.text, &case.question, cfg, reading)?);
+    }
+    Ok(vote::most_agreed(readings))
 }
 
 /// A case's beams, its unfamiliar people read under stand-in names where
@@ -107,7 +127,8 @@ fn decode_workers(cases: usize, on_cpu: bool) -> Result<usize> {
 
 /// Every case's beams, in the cases' order, by the model in `model_dir`
 /// (with those of `ensemble`; the question asked by the one in
-/// `query_model`, where given). On the CPU several workers take the cases
+/// `query_model`, where given), or by one of `reading`'s voters where
+/// they outvote it. On the CPU several workers take the cases
 /// in turn, each with its own copy of the models and one libtorch thread
 /// (a step's ops are too small to share out between threads); on a GPU
 /// the cases go one after another unless `LEXLOG_DECODE_WORKERS` asks for
@@ -124,7 +145,9 @@ pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], que
         let models: Vec<&Trained> = models.iter().collect();
         let askers = query_model.map(|dir| load_models(dir, &[])).transpose()?;
         let askers: Vec<&Trained> = askers.as_ref().map_or_else(|| models.clone(), |a| a.iter().collect());
-        let decode = |(i, case): (usize, &&Case)| Ok((i, decode_case(&models, &askers, &case.text, &case.question, cfg, reading).with_context(|| format!("decoding case {}", case.id))?));
+        let voters = reading.voters.iter().map(|dir| load_models(dir, &[])).collect::<Result<Vec<_>>>()?;
+        let voters: Vec<&Trained> = voters.iter().flatten().collect();
+        let decode = |(i, case): (usize, &&Case)| Ok((i, decode_voted(&models, &askers, &voters, query_model.is_some(), case, cfg, reading).with_context(|| format!("decoding case {}", case.id))?));
         cases.iter().enumerate().skip(worker).step_by(workers).map(decode).collect()
     };
     if workers == 1 {

@@ -15,6 +15,7 @@ mod shifts;
 mod variants_cmd;
 mod solve_cmd;
 mod train_cmd;
+mod vote;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};

@@ -1,14 +1,15 @@
 //! Reading a case more than once: with its years moved (the text says 2013
 //! where it said 2017), each reading's years moved back, and the reading
-//! the others agree with most kept. A model that writes a long series
+//! the others agree with most kept ([`crate::vote`]). A model that writes a long series
 //! right or wrong by a hair (`experiments/results/variants/`) is then
 //! judged by its readings' majority rather than by one.
 
 use crate::variants_cmd::{move_years, Substitution, Types};
 /// A text with its years moved (`lexlog variants --years`' own mover).
 pub(crate) use crate::variants_cmd::move_spelled_years as moved_text;
-use lexlog_data::{linear, CaseIr};
+use lexlog_data::linear;
 use lexlog_parser::decode::Beam;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// How a case's text is read.
@@ -22,6 +23,9 @@ pub struct Reading {
     pub year_shifts: Vec<i64>,
     /// The solver's argument types: which numbers of an IR are years.
     pub types: Arc<Types>,
+    /// Models trained apart that also read each case, each as `--model`
+    /// does (`--vote`); the reading the others agree with most is kept.
+    pub voters: Vec<PathBuf>,
 }
 
 impl Reading {
@@ -32,7 +36,12 @@ impl Reading {
     /// The part of a beam cache's name that tells readings apart: empty
     /// for one reading.
     pub fn cache_tag(&self) -> String {
-        self.year_shifts.iter().map(|y| format!("-y{y:+}")).collect()
+        let mut tag: String = self.year_shifts.iter().map(|y| format!("-y{y:+}")).collect();
+        if !self.voters.is_empty() {
+            let dirs = self.voters.iter().flat_map(|p| p.to_string_lossy().bytes().chain([0]).collect::<Vec<_>>());
+            tag.push_str(&format!("-vote{:016x}", crate::joint::fnv1a(dirs)));
+        }
+        tag
     }
 }
 
@@ -50,64 +59,12 @@ pub fn moved_back(beams: Vec<Beam>, years: i64, types: &Types) -> Option<Vec<Bea
         .collect()
 }
 
-/// Fact F1 of one IR against another (event ids matched up to renaming);
-/// 1 for two empty ones.
-fn agreement(a: &CaseIr, b: &CaseIr) -> f64 {
-    let c = lexlog_parser::eval::compare(a, b);
-    let wrong = c.false_positives + c.false_negatives;
-    if c.true_positives + wrong == 0 {
-        return 1.0;
-    }
-    2.0 * c.true_positives as f64 / (2 * c.true_positives + wrong) as f64
-}
-
-/// The reading whose best beam's facts agree most with the other readings'
-/// best beams (summed fact F1); a tie goes to the earlier reading, so the
-/// text as written wins unless outvoted.
-pub fn most_agreed(readings: Vec<Vec<Beam>>) -> Vec<Beam> {
-    let tops: Vec<Option<&CaseIr>> = readings.iter().map(|r| r.first().map(|b| &b.ir)).collect();
-    let score = |i: usize| -> f64 {
-        let Some(a) = tops[i] else { return f64::NEG_INFINITY };
-        tops.iter().enumerate().filter(|(j, _)| *j != i).filter_map(|(_, b)| b.map(|b| agreement(a, b))).sum()
-    };
-    let mut best = 0;
-    let mut best_score = score(0);
-    for i in 1..readings.len() {
-        let s = score(i);
-        if s > best_score {
-            (best, best_score) = (i, s);
-        }
-    }
-    readings.into_iter().nth(best).unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn beam(text: &str) -> Beam {
         Beam { actions: Vec::new(), logprob: 0.0, text: text.to_string(), ir: linear::parse(text).unwrap() }
-    }
-
-    const RIGHT: &str = "payment e1 agent=alice amount=40 start=2017-09-16\nincome e2 agent=bob amount=100 start=2018-12-31\n";
-    const WRONG: &str = "payment e1 agent=bob amount=40 start=2017-09-16\nincome e2 agent=bob amount=100 start=2018-12-31\n";
-
-    #[test]
-    fn the_majority_reading_is_kept() {
-        let kept = most_agreed(vec![vec![beam(WRONG)], vec![beam(RIGHT)], vec![beam(RIGHT)]]);
-        assert_eq!(kept[0].text, RIGHT);
-    }
-
-    #[test]
-    fn a_tie_keeps_the_text_as_written() {
-        let kept = most_agreed(vec![vec![beam(WRONG)], vec![beam(RIGHT)]]);
-        assert_eq!(kept[0].text, WRONG);
-    }
-
-    #[test]
-    fn a_reading_with_no_beam_is_never_kept() {
-        let kept = most_agreed(vec![Vec::new(), vec![beam(RIGHT)], vec![beam(WRONG)]]);
-        assert_eq!(kept[0].text, RIGHT);
     }
 
     #[test]
@@ -119,6 +76,17 @@ mod tests {
         let want = "payment e1 agent=alice start=2017-09-16\nfor Y in 2017..2117 {\n  payment e2_{Y} agent=bob start=first_day(Y)\n}\nquery tax alice 2018\n";
         assert_eq!(back[0].ir, linear::parse(want).unwrap());
         assert_eq!(linear::parse(&back[0].text).unwrap(), back[0].ir);
+    }
+
+    #[test]
+    fn a_beam_cache_tells_its_voters_and_shifts_apart() {
+        let once = Reading::once(true);
+        let voted = |dirs: &[&str]| Reading { voters: dirs.iter().map(PathBuf::from).collect(), ..Reading::once(true) };
+        assert_eq!(once.cache_tag(), "");
+        assert_ne!(voted(&["a", "b"]).cache_tag(), voted(&["a", "c"]).cache_tag());
+        assert_ne!(voted(&["ab"]).cache_tag(), voted(&["a", "b"]).cache_tag());
+        let shifted = Reading { year_shifts: vec![-4, 4], ..voted(&["a"]) };
+        assert!(shifted.cache_tag().starts_with("-y-4-y+4-vote"), "{}", shifted.cache_tag());
     }
 
     #[test]
