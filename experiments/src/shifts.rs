@@ -1,8 +1,8 @@
 //! Reading a case more than once: with its years moved (the text says 2013
 //! where it said 2017), each reading's years moved back, and the reading
-//! the others agree with most kept ([`crate::vote`]). A model that writes a long series
-//! right or wrong by a hair (`experiments/results/variants/`) is then
-//! judged by its readings' majority rather than by one.
+//! the others agree with most kept ([`crate::vote`]). A model that writes
+//! a long series right or wrong by a hair (`experiments/results/variants/`)
+//! is then judged by its readings' majority rather than by one.
 
 use crate::variants_cmd::{move_years, Substitution, Types};
 /// A text with its years moved (`lexlog variants --years`' own mover).
