@@ -181,16 +181,15 @@ pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str, solver:
 /// `reading` as for [`decode_case`].
 #[allow(clippy::too_many_arguments)]
 pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], query_model: Option<&Path>, k: usize, tag: &str, reading: &Reading, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
-    let dirs_hash = |dirs: &mut dyn Iterator<Item = &Path>| fnv1a(dirs.flat_map(|p| p.to_string_lossy().bytes().chain([0]).collect::<Vec<_>>()));
     // A query checkpoint asks the query (one decodes otherwise without it).
     let tag = if model_dir.join(lexlog_parser::train::QUERY_WEIGHTS).is_file() { format!("{tag}-q") } else { tag.to_string() };
     let tag = match ensemble {
         [] => tag,
-        more => format!("{tag}-ens{:016x}", dirs_hash(&mut more.iter().map(PathBuf::as_path))),
+        more => format!("{tag}-ens{:016x}", dirs_hash(more)),
     };
     let tag = match query_model {
         None => tag,
-        Some(q) => format!("{tag}-ask{:016x}", dirs_hash(&mut std::iter::once(q))),
+        Some(q) => format!("{tag}-ask{:016x}", dirs_hash([q])),
     };
     // Keyed by the decoder's version and length normalisation too: either
     // changed decodes anew.
@@ -252,6 +251,12 @@ pub fn load_models(model_dir: &Path, ensemble: &[PathBuf]) -> Result<Vec<Trained
 /// FNV-1a of a byte stream: short, stable cache keys.
 pub fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
     bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+/// A short, stable key for a list of model directories (beam caches'
+/// names).
+pub fn dirs_hash<P: AsRef<Path>>(dirs: impl IntoIterator<Item = P>) -> u64 {
+    fnv1a(dirs.into_iter().flat_map(|p| p.as_ref().to_string_lossy().bytes().chain([0]).collect::<Vec<_>>()))
 }
 
 /// The gold IR as the only beam (the gold-facts row).

@@ -38,8 +38,7 @@ impl Reading {
     pub fn cache_tag(&self) -> String {
         let mut tag: String = self.year_shifts.iter().map(|y| format!("-y{y:+}")).collect();
         if !self.voters.is_empty() {
-            let dirs = self.voters.iter().flat_map(|p| p.to_string_lossy().bytes().chain([0]).collect::<Vec<_>>());
-            tag.push_str(&format!("-vote{:016x}", crate::joint::fnv1a(dirs)));
+            tag.push_str(&format!("-vote{:016x}", crate::joint::dirs_hash(&self.voters)));
         }
         tag
     }
@@ -62,10 +61,7 @@ pub fn moved_back(beams: Vec<Beam>, years: i64, types: &Types) -> Option<Vec<Bea
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn beam(text: &str) -> Beam {
-        Beam { actions: Vec::new(), logprob: 0.0, text: text.to_string(), ir: linear::parse(text).unwrap() }
-    }
+    use crate::vote::tests::beam;
 
     #[test]
     fn years_move_back_in_facts_groups_and_query() {

@@ -39,11 +39,12 @@ pub fn most_agreed(readings: Vec<Vec<Beam>>) -> Vec<Beam> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use lexlog_data::linear;
 
-    fn beam(text: &str) -> Beam {
+    /// A beam of this linear form (shared with `shifts`' tests).
+    pub(crate) fn beam(text: &str) -> Beam {
         Beam { actions: Vec::new(), logprob: 0.0, text: text.to_string(), ir: linear::parse(text).unwrap() }
     }
 
