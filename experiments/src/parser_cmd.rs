@@ -29,6 +29,13 @@ pub enum ParserCommand {
         conjoin: bool,
         #[arg(long, default_value_t = 0)]
         pair: u64,
+        /// Show instead the copy that training's `augment_split_cost` adds
+        /// (its one-payer sentence's costs split), with `--salt N` picking
+        /// the share and the second payer.
+        #[arg(long)]
+        split_cost: bool,
+        #[arg(long, default_value_t = 1)]
+        salt: u64,
     },
     /// How sure a trained model is of a case's gold units: each unit's
     /// teacher-forced log-probability, and every gold token it gives less
@@ -187,9 +194,14 @@ pub fn run(cmd: ParserCommand) -> Result<()> {
                 );
             }
         }
-        ParserCommand::Units { case: id, since, conjoin, pair } => {
+        ParserCommand::Units { case: id, since, conjoin, pair, split_cost, salt } => {
             let case = data.case(&id).with_context(|| format!("no case {id:?} in SARA"))?;
             let mut example = Example::from_case(case);
+            if split_cost {
+                example = lexlog_parser::split_cost::split_cost_variant(&example, salt)
+                    .with_context(|| format!("case {id}: no sentence where one person \"furnished the costs of\" a home that can be split faithfully"))?
+                    .0;
+            }
             if since {
                 example = lexlog_parser::since::since_variant(&example, 0)
                     .with_context(|| format!("case {id}: no \"from Y1 to Y2\" sentence whose facts can be said with \"since\""))?;

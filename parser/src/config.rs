@@ -147,6 +147,13 @@ pub struct TrainConfig {
     /// sentence's unit alone (the whole copy for case units).
     #[serde(default)]
     pub augment_conjoin: bool,
+    /// Also train on every train case (and copy) with a sentence in which
+    /// one person "furnished the costs of" a home said with a share of
+    /// them, mostly with another person paying the rest, and SARA's
+    /// facts for it; and that copy's range said with "since" as
+    /// `augment_since` says it: those sentences' units alone.
+    #[serde(default)]
+    pub augment_split_cost: bool,
     /// Add this many recombinations (one case's text, then another's text
     /// and question) per short train case.
     #[serde(default)]

@@ -18,6 +18,7 @@ pub mod schema;
 pub mod query_events;
 pub mod sentences;
 pub mod since;
+pub mod split_cost;
 pub mod source;
 pub mod step_timing;
 pub mod target;

@@ -85,7 +85,7 @@ fn variant_at(e: &Example, salt: u64) -> Option<(Example, usize)> {
 
 /// Groups over the same values joined into the first, as folding writes
 /// them (undoing [`split_groups`]).
-fn join_groups(facts: Vec<Fact>) -> Vec<Fact> {
+pub(crate) fn join_groups(facts: Vec<Fact>) -> Vec<Fact> {
     let mut out: Vec<Fact> = Vec::new();
     for f in facts {
         if let Fact::ForEach(g) = &f {

@@ -358,6 +358,7 @@ pub fn run_data(cfg: &TrainConfig, train_examples: Vec<Example>, extra_vocab: &[
     let mut train_set = if cfg.augment { crate::augment::augment(train_set, cfg.seed, crate::augment::Moves { years: cfg.augment_years, percentages: cfg.augment_percentages }) } else { train_set };
     let since = if cfg.augment_since { crate::since::since_units(&train_set, cfg.unit, cfg.seed) } else { Vec::new() };
     let conjoined = if cfg.augment_conjoin { crate::conjoin::conjoined_units(&train_set, cfg.unit, cfg.seed) } else { Vec::new() };
+    let split_cost = if cfg.augment_split_cost { crate::split_cost::split_cost_units(&train_set, cfg.unit, cfg.seed) } else { Vec::new() };
     if cfg.recombine > 0 {
         let combined = crate::augment::recombine(&train_set, cfg.recombine, cfg.seed);
         train_set.extend(combined);
@@ -375,6 +376,7 @@ pub fn run_data(cfg: &TrainConfig, train_examples: Vec<Example>, extra_vocab: &[
     }
     train_set.extend(since);
     train_set.extend(conjoined);
+    train_set.extend(split_cost);
     let vocab = Vocab::build(train_set.iter().map(|e| (e.target.as_slice(), e.mentions.as_slice())), extra_vocab);
     let tok = SourceTokenizer::from_dir(tokenizer_dir)?;
     let train = prepare(train_set, &tok, &vocab)?;

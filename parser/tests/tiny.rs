@@ -42,6 +42,7 @@ fn tiny_config() -> TrainConfig {
         augment_percentages: true,
         augment_since: false,
         augment_conjoin: false,
+        augment_split_cost: false,
         held_out: Vec::new(),
         recombine: 0,
         eval_every: 50,
