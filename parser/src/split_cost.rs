@@ -3,7 +3,7 @@
 //! "furnished N% of the costs of", mostly with "and Y furnished the
 //! remaining M%" after it, and its facts alike: the payer's payments of N
 //! and, beside each, Y's of M (SARA's amounts for a split of costs). Train
-//! splits costs in two sentences only, one payer each time in all others.
+//! has a second payer in one sentence only.
 
 use crate::config::Unit;
 use crate::example::Example;
@@ -35,7 +35,7 @@ pub fn split_cost_variant(e: &Example, salt: u64) -> Option<(Example, usize)> {
     let others = people(text).into_iter().filter(|p| !p.eq_ignore_ascii_case(payer)).collect::<Vec<_>>();
     let other = others.get((salt / 3) as usize % others.len().max(1))?;
     let share = SHARES[(salt % SHARES.len() as u64) as usize];
-    let second = (salt % 3 != 0).then(|| (other.to_lowercase(), 100 - share));
+    let second = (!salt.is_multiple_of(3)).then(|| (other.to_lowercase(), 100 - share));
 
     let ir = split_groups(&e.ir()?);
     let home = align(text, &ir);
@@ -82,9 +82,9 @@ pub fn split_cost_variant(e: &Example, salt: u64) -> Option<(Example, usize)> {
 /// said with "since" (as `augment_since` says it), as `unit`s; of a
 /// sentence unit's copy only the rewritten sentence.
 pub fn split_cost_units(cases: &[Example], unit: Unit, seed: u64) -> Vec<Example> {
-    let copies: Vec<(Example, usize)> = cases.iter().enumerate().filter_map(|(i, e)| split_cost_variant(e, seed.wrapping_add(i as u64))).collect();
-    let since = crate::since::since_units(&copies.iter().map(|(c, _)| c.clone()).collect::<Vec<_>>(), unit, seed.wrapping_add(1));
-    let mut units = rewritten_units(copies.into_iter(), unit);
+    let (copies, at): (Vec<Example>, Vec<usize>) = cases.iter().enumerate().filter_map(|(i, e)| split_cost_variant(e, seed.wrapping_add(i as u64))).unzip();
+    let since = crate::since::since_units(&copies, unit, seed.wrapping_add(1));
+    let mut units = rewritten_units(copies.into_iter().zip(at), unit);
     units.extend(since);
     units
 }
