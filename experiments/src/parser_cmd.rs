@@ -34,6 +34,8 @@ pub enum ParserCommand {
         /// the share and the second payer.
         #[arg(long)]
         split_cost: bool,
+        /// With `--split-cost`: the copy's salt (training salts each case
+        /// by the seed and its index).
         #[arg(long, default_value_t = 1)]
         salt: u64,
     },
