@@ -318,7 +318,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         ..joint
     };
     if args.held_out {
-        let others = args.query_model.iter().map(|q| ("--query-model", q)).chain(args.common.vote.iter().map(|v| ("--vote", v)));
+        let others = args.query_model.iter().map(|q| ("--query-model", q)).chain(args.common.vote.iter().map(|v| ("--vote", v))).chain(args.common.ensemble.iter().map(|e| ("--ensemble", e)));
         for (flag, dir) in others {
             let its = crate::joint::held_out_cases(data.cases_in(Some(lexlog_data::Split::Train)).collect(), dir)?;
             if let Some(c) = cases.iter().find(|c| !its.iter().any(|h| h.id == c.id)) {
