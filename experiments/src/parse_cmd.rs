@@ -1,7 +1,8 @@
 //! `lexlog parse --model DIR --text T --question Q`: the joint pipeline on
 //! a text of one's own: the parser's k beams, each read, checked and
 //! solved, and the bridge's answer (fitted on the model's dev cases, as
-//! `lexlog eval` does).
+//! `lexlog eval` does). `--ensemble`, `--query-model` and `--bridge-model`
+//! as in `lexlog eval`, so that it reads as the main job does.
 
 use anyhow::{ensure, Context, Result};
 use lexlog_bridge::pipeline::Judged;
@@ -16,6 +17,19 @@ pub struct ParseArgs {
     /// A model directory written by `lexlog train`.
     #[arg(long)]
     model: PathBuf,
+    /// Another model (repeatable) decoding with --model as an ensemble: the
+    /// mean of their probabilities at every step (`bash .ci/main` reads the
+    /// facts with three seeds of the refit so).
+    #[arg(long = "ensemble")]
+    ensemble: Vec<PathBuf>,
+    /// The question asked by this model (its query checkpoint, where it has
+    /// one) instead of --model's, as in `lexlog eval`.
+    #[arg(long)]
+    query_model: Option<PathBuf>,
+    /// Fit the bridge on this model's dev cases instead of --model's (a
+    /// refit has none), as in `lexlog eval`.
+    #[arg(long)]
+    bridge_model: Option<PathBuf>,
     /// The case's text.
     #[arg(long, conflicts_with = "text_file", required_unless_present = "text_file")]
     text: Option<String>,
@@ -80,12 +94,14 @@ pub fn run(args: ParseArgs) -> Result<()> {
     ensure!(args.k > 0, "--k must be at least 1");
     let data = Dataset::load_default().context("loading SARA (the bridge is fitted on the model's dev cases)")?;
     let solver = Solver::new()?;
-    let models = crate::joint::load_models(&args.model, &[])?;
+    let models = crate::joint::load_models(&args.model, &args.ensemble)?;
     let models: Vec<_> = models.iter().collect();
+    let askers = args.query_model.as_deref().map(|dir| crate::joint::load_models(dir, &[])).transpose()?;
+    let askers: Vec<_> = askers.as_ref().map_or_else(|| models.clone(), |a| a.iter().collect());
     let cfg = crate::joint::beam_config(args.k, &solver);
-    let decoded = crate::joint::decode_case(&models, &models, &text, args.question.trim(), &cfg, &crate::shifts::Reading::once(!args.keep_names))?;
+    let decoded = crate::joint::decode_case(&models, &askers, &text, args.question.trim(), &cfg, &crate::shifts::Reading::once(!args.keep_names))?;
     let beams: Vec<Beam> = decoded.into_iter().map(|b| Beam { text: b.text, logprob: b.logprob }).collect();
-    let bridge = crate::joint::fit_on_dev(&data, &args.model, args.k, &solver)?;
+    let bridge = crate::joint::fit_on_dev(&data, args.bridge_model.as_ref().unwrap_or(&args.model), args.k, &solver)?;
     let decision = lexlog_bridge::pipeline::decide(&solver, &beams, &bridge);
     if args.json {
         let beams = beams.iter().zip(&decision.beams).map(|(b, judged)| ParsedBeam { text: &b.text, judged }).collect();
