@@ -143,8 +143,8 @@ pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], que
         }
         let models = load_models(model_dir, ensemble)?;
         let models: Vec<&Trained> = models.iter().collect();
-        let askers = query_model.map(|dir| load_models(dir, &[])).transpose()?;
-        let askers: Vec<&Trained> = askers.as_ref().map_or_else(|| models.clone(), |a| a.iter().collect());
+        let asking = query_model.map(|dir| load_models(dir, &[])).transpose()?;
+        let askers = askers(asking.as_deref(), &models);
         let voters = reading.voters.iter().map(|dir| load_models(dir, &[])).collect::<Result<Vec<_>>>()?;
         let voters: Vec<&Trained> = voters.iter().flatten().collect();
         let decode = |(i, case): (usize, &&Case)| Ok((i, decode_voted(&models, &askers, &voters, query_model.is_some(), case, cfg, reading).with_context(|| format!("decoding case {}", case.id))?));
@@ -236,6 +236,12 @@ pub fn beam_config(k: usize, solver: &Solver) -> BeamConfig {
         places: Some(std::sync::Arc::new(solver.query_place_names())),
         ..Default::default()
     }
+}
+
+/// The models that ask the question: those of a query model where one is
+/// loaded, else `models` themselves.
+pub fn askers<'a>(asking: Option<&'a [Trained]>, models: &[&'a Trained]) -> Vec<&'a Trained> {
+    asking.map_or_else(|| models.to_vec(), |a| a.iter().collect())
 }
 
 /// The model in `model_dir`, then those in `ensemble`, on the best device.

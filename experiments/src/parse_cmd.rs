@@ -96,8 +96,8 @@ pub fn run(args: ParseArgs) -> Result<()> {
     let solver = Solver::new()?;
     let models = crate::joint::load_models(&args.model, &args.ensemble)?;
     let models: Vec<_> = models.iter().collect();
-    let askers = args.query_model.as_deref().map(|dir| crate::joint::load_models(dir, &[])).transpose()?;
-    let askers: Vec<_> = askers.as_ref().map_or_else(|| models.clone(), |a| a.iter().collect());
+    let asking = args.query_model.as_deref().map(|dir| crate::joint::load_models(dir, &[])).transpose()?;
+    let askers = crate::joint::askers(asking.as_deref(), &models);
     let cfg = crate::joint::beam_config(args.k, &solver);
     let decoded = crate::joint::decode_case(&models, &askers, &text, args.question.trim(), &cfg, &crate::shifts::Reading::once(!args.keep_names))?;
     let beams: Vec<Beam> = decoded.into_iter().map(|b| Beam { text: b.text, logprob: b.logprob }).collect();
