@@ -1,6 +1,8 @@
 //! Decoding on several CPU workers (`LEXLOG_DECODE_WORKERS`) gives every
 //! case the beams one worker gives, in the cases' order.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -24,16 +26,8 @@ fn read_beams(path: &Path) -> (Vec<(String, Vec<String>)>, Vec<f64>) {
 #[test]
 fn three_workers_decode_as_one() {
     let dir = std::env::temp_dir().join(format!("lexlog-decode-workers-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let config = dir.join("tiny.json");
-    let settings = r#"{"preset": "tiny", "seed": 3, "epochs": 1, "batch_size": 8, "learning_rate": 0.003,
-        "encoder_learning_rate": 0.003, "weight_decay": 0.0, "warmup_steps": 5, "clip_norm": 1.0,
-        "dev_fraction": 0.1, "patience": 1, "augment": false, "eval_every": 1, "unit": "marked_sentence"}"#;
-    std::fs::write(&config, settings).unwrap();
-    let model = dir.join("model");
-    let (config, model_arg) = (config.to_str().unwrap(), model.to_str().unwrap());
-    let trained = lexlog(&["train", "--config", config, "--out", model_arg], "1");
-    assert!(trained.status.success(), "{}", String::from_utf8_lossy(&trained.stderr));
+    let model = common::train_tiny(&dir, 3);
+    let model_arg = model.to_str().unwrap();
 
     let decode = |workers: &str| {
         let file = dir.join(format!("beams-{workers}.jsonl"));

@@ -2,6 +2,8 @@
 //! member, question asker and bridge reads as the model alone, and a
 //! missing member or asker is an error naming it.
 
+mod common;
+
 use std::process::Command;
 
 fn lexlog(args: &[&str]) -> std::process::Output {
@@ -11,16 +13,8 @@ fn lexlog(args: &[&str]) -> std::process::Output {
 #[test]
 fn parse_reads_with_the_main_jobs_flags() {
     let dir = std::env::temp_dir().join(format!("lexlog-parse-models-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let config = dir.join("tiny.json");
-    let settings = r#"{"preset": "tiny", "seed": 5, "epochs": 1, "batch_size": 8, "learning_rate": 0.003,
-        "encoder_learning_rate": 0.003, "weight_decay": 0.0, "warmup_steps": 5, "clip_norm": 1.0,
-        "dev_fraction": 0.1, "patience": 1, "augment": false, "eval_every": 1, "unit": "marked_sentence"}"#;
-    std::fs::write(&config, settings).unwrap();
-    let model = dir.join("model");
+    let model = common::train_tiny(&dir, 5);
     let model = model.to_str().unwrap();
-    let trained = lexlog(&["train", "--config", config.to_str().unwrap(), "--out", model]);
-    assert!(trained.status.success(), "{}", String::from_utf8_lossy(&trained.stderr));
 
     let case = ["--text", "Alice and Bob got married on April 5th, 2012. Alice was paid $50000 in 2017.", "--question", "How much tax does Alice have to pay in 2017?", "--k", "2", "--json"];
     let parse = |flags: &[&str]| {
