@@ -19,7 +19,7 @@ pub struct ParseArgs {
     model: PathBuf,
     /// Another model (repeatable) decoding with --model as an ensemble: the
     /// mean of their probabilities at every step (`bash .ci/main` reads the
-    /// facts with three seeds of the refit so).
+    /// facts with four seeds of the refit so).
     #[arg(long = "ensemble")]
     ensemble: Vec<PathBuf>,
     /// The question asked by this model (its query checkpoint, where it has
