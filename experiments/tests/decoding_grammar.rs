@@ -243,3 +243,24 @@ const SENTENCE_LEAVES_A_NAME_TO_ANOTHER: &[&str] = &[
     "tax_case_47#0",
     "tax_case_59#2",
 ];
+
+/// SARA's queries name the years their question gives (`--query-years-from-question`):
+/// of the train split's 256, the constraint refuses none (s63_d_2_pos's
+/// `[ 2000 ]` is an amount; tax_case_71 asks `tax` of a question without
+/// a year, which `query tax` allows).
+#[test]
+fn query_years_from_the_question_refuse_no_gold_query() {
+    let data = Dataset::load_default().unwrap_or_else(|e| panic!("{e}"));
+    let signatures = Solver::new().unwrap().query_signatures();
+    let train: Vec<_> = data.cases_in(Some(lexlog_data::Split::Train)).collect();
+    let mut refused = Vec::new();
+    for case in train.iter().filter(|c| !REFUSED_GOLD.contains(&c.id.as_str())) {
+        for unit in units(&[Example::from_case(case)]).into_iter().filter(|u| u.id.ends_with("#query")) {
+            if !admitted(&unit, |prefix| expected_part(prefix, Some(&signatures), Part::Query).years_from_question(true)) {
+                refused.push(case.id.clone());
+            }
+        }
+    }
+    assert_eq!(train.len(), 256);
+    assert!(refused.is_empty(), "refused: {refused:?}");
+}
