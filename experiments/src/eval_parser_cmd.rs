@@ -47,6 +47,15 @@ pub struct EvalParserArgs {
     /// Where a query's names come from: the question only, or the whole text
     #[arg(long, value_enum, default_value_t = QueryNames::default_for(&BeamConfig::default()))]
     query_names: QueryNames,
+    /// A sentence's facts name only people the sentence mentions, unless it
+    /// refers back to someone ("She", "their son", "her spouse"): models
+    /// of marked sentences (`experiments/results/sentence-names/`)
+    #[arg(long)]
+    sentence_names: bool,
+    /// A query names no year, nor a day of one, that the question does not
+    /// mention (`experiments/results/query-years/`)
+    #[arg(long)]
+    query_years_from_question: bool,
     /// Leave the query's event arguments as decoded, even where they name
     /// no event of a kind the section asks of (for comparison).
     #[arg(long)]
@@ -311,6 +320,8 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         readings: args.readings,
         length_alpha: args.length_alpha,
         query_names_from_question: args.query_names == QueryNames::Question,
+        sentence_names: args.sentence_names,
+        query_years_from_question: args.query_years_from_question,
         event_slots: joint.event_slots.clone().filter(|_| !args.keep_query_events),
         shared_places: joint.shared_places.clone().filter(|_| !args.repeated_names),
         stated_penalty: args.stated_penalty,

@@ -53,6 +53,13 @@ pub struct BeamConfig {
     /// A query's names are ones the question mentions
     /// ([`crate::grammar::Expected::names_from_question`]).
     pub query_names_from_question: bool,
+    /// A sentence's facts name only people it mentions, unless it refers
+    /// back ([`crate::grammar::Expected::sentence_names`],
+    /// [`crate::people::refers_back`]); models of marked sentences only.
+    pub sentence_names: bool,
+    /// A query names only years the question mentions
+    /// ([`crate::grammar::Expected::years_from_question`]).
+    pub query_years_from_question: bool,
     /// The event kinds of the query predicates' places (from the solver's
     /// rules): when given, a joined case's query names events of those
     /// kinds where its facts declare one ([`crate::query_events`]).
@@ -99,7 +106,7 @@ pub enum StatedScope {
 
 impl Default for BeamConfig {
     fn default() -> Self {
-        BeamConfig { k: 8, readings: None, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole, query_names_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0, stated_scope: StatedScope::default(), asked_year: true, nearest_section: true, places: None }
+        BeamConfig { k: 8, readings: None, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole, query_names_from_question: false, sentence_names: false, query_years_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0, stated_scope: StatedScope::default(), asked_year: true, nearest_section: true, places: None }
     }
 }
 
@@ -250,7 +257,7 @@ fn search(members: &[Member], mentions: &[Mention], cfg: &BeamConfig) -> Vec<Bea
             let mut cands: Vec<(f64, usize, i64, Token)> = Vec::new();
             for (b, (actions, prefix, lp)) in live.iter().enumerate() {
                 let row = &logp[b * width..(b + 1) * width];
-                let grammar = expected_part(prefix, cfg.signatures.as_deref(), cfg.part).names_from_question(cfg.query_names_from_question).distinct_values(cfg.shared_places.as_deref()).asked_year(cfg.asked_year).nearest_section(cfg.nearest_section);
+                let grammar = expected_part(prefix, cfg.signatures.as_deref(), cfg.part).names_from_question(cfg.query_names_from_question).sentence_names(cfg.sentence_names).years_from_question(cfg.query_years_from_question).distinct_values(cfg.shared_places.as_deref()).asked_year(cfg.asked_year).nearest_section(cfg.nearest_section);
                 let mut order: Vec<usize> = (0..width).collect();
                 order.sort_by(|&x, &y| row[y].total_cmp(&row[x]));
                 let mut taken = 0;

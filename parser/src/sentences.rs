@@ -308,7 +308,9 @@ fn decode_marked(ts: &[&Trained], askers: &[&Trained], own_askers: bool, text: &
     for (i, ms) in mentions[..q].iter().enumerate() {
         let own: Vec<_> = ts.iter().zip(&encoded).map(|(t, enc)| select(t, enc, i)).collect();
         let members: Vec<Member> = ts.iter().zip(&own).map(|(t, enc)| Member { model: &t.model, enc, vocab: &t.vocab }).collect();
-        beams.push(ensemble_search(&members, ms, BeamConfig { stated: stated_for(&facts, &source, ms), ..facts.clone() }));
+        let (start, end) = parts[i].0;
+        let sentence_names = facts.sentence_names && !crate::people::refers_back(&text[start..end]);
+        beams.push(ensemble_search(&members, ms, BeamConfig { stated: stated_for(&facts, &source, ms), sentence_names, ..facts.clone() }));
     }
     let asked: Vec<_> = askers
         .iter()
