@@ -52,10 +52,11 @@ pub struct EvalParserArgs {
     /// of marked sentences (`experiments/results/sentence-names/`)
     #[arg(long)]
     sentence_names: bool,
-    /// A query names no year, nor a day of one, that the question does not
-    /// mention (`experiments/results/query-years/`)
+    /// Let the query name years the question does not give, from the text
+    /// or the vocabulary (for comparison: the joint pipeline keeps to the
+    /// question's since `experiments/results/query-years/`)
     #[arg(long)]
-    query_years_from_question: bool,
+    any_query_years: bool,
     /// Leave the query's event arguments as decoded, even where they name
     /// no event of a kind the section asks of (for comparison).
     #[arg(long)]
@@ -321,7 +322,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         length_alpha: args.length_alpha,
         query_names_from_question: args.query_names == QueryNames::Question,
         sentence_names: args.sentence_names,
-        query_years_from_question: args.query_years_from_question,
+        query_years_from_question: joint.query_years_from_question && !args.any_query_years,
         event_slots: joint.event_slots.clone().filter(|_| !args.keep_query_events),
         shared_places: joint.shared_places.clone().filter(|_| !args.repeated_names),
         stated_penalty: args.stated_penalty,

@@ -234,6 +234,8 @@ pub fn beam_config(k: usize, solver: &Solver) -> BeamConfig {
         event_slots: Some(query_event_slots(solver)),
         shared_places: Some(query_shared_places(solver)),
         places: Some(std::sync::Arc::new(solver.query_place_names())),
+        // Adopted on the folds (experiments/results/query-years/).
+        query_years_from_question: true,
         ..Default::default()
     }
 }
