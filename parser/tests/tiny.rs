@@ -100,7 +100,7 @@ fn tiny_model_overfits_eight_cases_with_readable_sorted_beams() {
     for e in &examples {
         let source = t.tokenizer.encode(&e.source, &e.mentions, e.focus).unwrap();
         let enc = tch::no_grad(|| t.model.encode(&[&source], Device::Cpu, false));
-        let beams = beam_search(&t.model, &enc, &t.vocab, &e.mentions, BeamConfig { k: 4, readings: None, max_len: 200, length_alpha: 0.6, signatures: None, part: Default::default(), query_names_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0, stated_scope: Default::default(), asked_year: true, nearest_section: true, places: None });
+        let beams = beam_search(&t.model, &enc, &t.vocab, &e.mentions, BeamConfig { k: 4, max_len: 200, ..Default::default() });
         assert!(!beams.is_empty(), "{}: no readable beam", e.id);
         let texts: Vec<&String> = beams.iter().map(|b| &b.text).collect();
         let mut distinct = texts.clone();
@@ -123,7 +123,7 @@ fn tiny_model_overfits_eight_cases_with_readable_sorted_beams() {
 /// it with a copy of itself whose vocabulary is in another order (its
 /// embedding and output rows moved to match): actions map by name.
 fn ensembles_agree_with_their_members(t: &Trained, dir: &std::path::Path, enc: &lexlog_parser::model::Encoded, e: &Example, alone: &[lexlog_parser::decode::Beam]) {
-    let cfg = BeamConfig { k: 4, readings: None, max_len: 200, length_alpha: 0.6, signatures: None, part: Default::default(), query_names_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0, stated_scope: Default::default(), asked_year: true, nearest_section: true, places: None };
+    let cfg = BeamConfig { k: 4, max_len: 200, ..Default::default() };
     let texts = |beams: &[lexlog_parser::decode::Beam]| beams.iter().map(|b| b.text.clone()).collect::<Vec<_>>();
     let close = |x: &[lexlog_parser::decode::Beam]| x.len() == alone.len() && x.iter().zip(alone).all(|(x, y)| (x.logprob - y.logprob).abs() < 1e-3);
     let me = Member { model: &t.model, enc, vocab: &t.vocab };
