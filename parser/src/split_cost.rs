@@ -2,8 +2,10 @@
 //! person "furnished the costs of" maintaining a home is also given with
 //! "furnished N% of the costs of", mostly with "and Y furnished the
 //! remaining M%" after it, and its facts alike: the payer's payments of N
-//! and, beside each, Y's of M (SARA's amounts for a split of costs). Train
-//! has a second payer in one sentence only.
+//! and, beside each, Y's of M (SARA's amounts for a split of costs). A
+//! share with nobody else named leaves the rest to `someone`, as SARA's
+//! gold does for such a sentence. Train names a second payer in one
+//! sentence only.
 
 use crate::config::Unit;
 use crate::example::Example;
@@ -20,9 +22,13 @@ const WHOLE: &str = " furnished the costs of ";
 /// The payer's shares a copy picks from (the other's is the rest).
 const SHARES: [i64; 12] = [10, 20, 25, 30, 35, 40, 45, 55, 60, 70, 75, 80];
 
+/// Who pays the rest of a share when the sentence names nobody else.
+const SOMEONE: &str = "someone";
+
 /// `e` with its first one-payer sentence's costs split (the share and,
 /// for two salts in three, the second payer picked by `salt` among the
-/// other people the text names), and the index of that sentence; `None`
+/// other people the text names; for the third, [`SOMEONE`] pays the rest
+/// unnamed), and the index of that sentence; `None`
 /// where the text has no such sentence, names nobody else, or a fact of
 /// that sentence is a payment other than the whole costs by one payer.
 pub fn split_cost_variant(e: &Example, salt: u64) -> Option<(Example, usize)> {
@@ -35,7 +41,8 @@ pub fn split_cost_variant(e: &Example, salt: u64) -> Option<(Example, usize)> {
     let others = people(text).into_iter().filter(|p| !p.eq_ignore_ascii_case(payer)).collect::<Vec<_>>();
     let other = others.get((salt / 3) as usize % others.len().max(1))?;
     let share = SHARES[(salt % SHARES.len() as u64) as usize];
-    let second = (!salt.is_multiple_of(3)).then(|| (other.to_lowercase(), 100 - share));
+    let named = !salt.is_multiple_of(3);
+    let second = (if named { other.to_lowercase() } else { SOMEONE.to_string() }, 100 - share);
 
     let ir = split_groups(&e.ir()?);
     let home = align(text, &ir);
@@ -45,7 +52,7 @@ pub fn split_cost_variant(e: &Example, salt: u64) -> Option<(Example, usize)> {
         match f {
             _ if h != i => facts.push(f.clone()),
             Fact::Event(ev) if ev.kind == Some(EventKind::Payment) => {
-                facts.extend(shared(ev, payer, share, second.as_ref())?.into_iter().map(Fact::Event));
+                facts.extend(shared(ev, payer, share, &second)?.into_iter().map(Fact::Event));
                 paid = true;
             }
             Fact::ForEach(g) => {
@@ -54,7 +61,7 @@ pub fn split_cost_variant(e: &Example, salt: u64) -> Option<(Example, usize)> {
                     facts.push(f.clone());
                     continue;
                 }
-                let body = shared(ev, payer, share, second.as_ref())?.into_iter().map(Fact::Event).collect();
+                let body = shared(ev, payer, share, &second)?.into_iter().map(Fact::Event).collect();
                 facts.push(Fact::ForEach(lexlog_data::ForEach { body, ..g.clone() }));
                 paid = true;
             }
@@ -67,10 +74,7 @@ pub fn split_cost_variant(e: &Example, salt: u64) -> Option<(Example, usize)> {
     }
 
     let said = sentence.replacen(WHOLE, &format!(" furnished {share}% of the costs of "), 1);
-    let said = match &second {
-        Some((_, rest)) => format!("{}, and {other} furnished the remaining {rest}%.", said.strip_suffix('.')?),
-        None => said,
-    };
+    let said = if named { format!("{}, and {other} furnished the remaining {}%.", said.strip_suffix('.')?, second.1) } else { said };
     let source = format!("{}{said}{}{QUESTION_MARKER}{question}", &text[..s], &text[t..]);
     let ir = linear::canonical_ids(&CaseIr { facts: join_groups(facts), query: ir.query.clone() });
     let target = lex(&linear::print(&ir));
@@ -102,7 +106,7 @@ fn people(text: &str) -> Vec<&str> {
 
 /// A payment of the whole costs by `payer` (amount 1) as `payer`'s share,
 /// and the second payer's beside it under an id of its own.
-fn shared(ev: &Event, payer: &str, share: i64, second: Option<&(String, i64)>) -> Option<Vec<Event>> {
+fn shared(ev: &Event, payer: &str, share: i64, (name, rest): &(String, i64)) -> Option<Vec<Event>> {
     let agents: Vec<&Term> = ev.role(Role::Agent).collect();
     let whole = ev.role(Role::Amount).eq([&Term::int(1)]);
     if agents != [&Term::name(payer.to_lowercase())] || !whole {
@@ -118,16 +122,12 @@ fn shared(ev: &Event, payer: &str, share: i64, second: Option<&(String, i64)>) -
             })
             .collect()
     };
-    let mut out = vec![Event { roles: with(&payer.to_lowercase(), share), ..ev.clone() }];
-    if let Some((name, rest)) = second {
-        let id = match &ev.id {
-            Term::Concat(parts) => Term::Concat([Part::Lit("split_".into())].into_iter().chain(parts.iter().cloned()).collect()),
-            Term::Value(Value::Name(n)) => Term::name(format!("split_{n}")),
-            _ => return None,
-        };
-        out.push(Event { id, roles: with(name, *rest), ..ev.clone() });
-    }
-    Some(out)
+    let id = match &ev.id {
+        Term::Concat(parts) => Term::Concat([Part::Lit("split_".into())].into_iter().chain(parts.iter().cloned()).collect()),
+        Term::Value(Value::Name(n)) => Term::name(format!("split_{n}")),
+        _ => return None,
+    };
+    Some(vec![Event { roles: with(&payer.to_lowercase(), share), ..ev.clone() }, Event { id, roles: with(name, *rest), ..ev.clone() }])
 }
 
 #[cfg(test)]
@@ -170,12 +170,12 @@ mod tests {
     }
 
     #[test]
-    fn a_third_of_the_copies_keep_one_payer_with_a_share() {
+    fn a_third_of_the_copies_name_one_payer_and_someone_pays_the_rest() {
         let e = example(TEXT, "How much tax does Bob have to pay in 2015?", FACTS);
         let (v, _) = split_cost_variant(&e, 3).unwrap();
         assert!(v.source.contains("Bob furnished 30% of the costs of maintaining the home where he and Charlie lived during that time. Alice"), "{}", v.source);
         let target = render(&v.target);
-        assert!(target.contains("agent = bob amount = 30") && !target.contains("remaining") && target.matches("payment").count() == 1, "{target}");
+        assert!(target.contains("agent = bob amount = 30") && target.contains("agent = someone amount = 70") && target.matches("payment").count() == 2, "{target}");
     }
 
     #[test]
