@@ -43,6 +43,12 @@ pub struct ModelArgs {
     /// trained with other seeds.
     #[arg(long = "vote")]
     pub vote: Vec<PathBuf>,
+    /// Where a sentence states a share of a home's costs ("40% of the
+    /// costs") and a reading writes the payer's payments without the
+    /// rest's, add the rest's beside them, paid by whom the sentence says
+    /// pays the remaining share, else by `someone` (`crate::shares`).
+    #[arg(long)]
+    pub share_rests: bool,
 }
 
 impl ModelArgs {
@@ -53,7 +59,7 @@ impl ModelArgs {
         }
         // Only moved years need the solver's argument types.
         let types = if self.year_shifts.is_empty() { Default::default() } else { std::sync::Arc::new(solver.argument_types()) };
-        Ok(crate::shifts::Reading { stand_ins: !self.keep_names, year_shifts: self.year_shifts.clone(), types, voters: self.vote.clone() })
+        Ok(crate::shifts::Reading { stand_ins: !self.keep_names, year_shifts: self.year_shifts.clone(), types, voters: self.vote.clone(), share_rests: self.share_rests })
     }
 }
 

@@ -58,6 +58,29 @@ const STAND_INS_VERSION: u32 = 1;
 /// `askers` ask the question: `models` themselves, or others
 /// ([`lexlog_parser::sentences::decode_split`]).
 pub fn decode_case(models: &[&Trained], askers: &[&Trained], text: &str, question: &str, cfg: &BeamConfig, reading: &Reading) -> Result<Vec<lexlog_parser::decode::Beam>> {
+    let beams = decode_shifted(models, askers, text, question, cfg, reading)?;
+    Ok(if reading.share_rests { with_share_rests(text, beams) } else { beams })
+}
+
+/// Beams with each stated share's rest added where they lack it
+/// ([`crate::shares::complete`]); a beam that then reads as one before it
+/// is dropped.
+fn with_share_rests(text: &str, beams: Vec<lexlog_parser::decode::Beam>) -> Vec<lexlog_parser::decode::Beam> {
+    let mut out: Vec<lexlog_parser::decode::Beam> = Vec::with_capacity(beams.len());
+    for mut b in beams {
+        if let Some(ir) = crate::shares::complete(text, &b.ir) {
+            b.text = linear::print(&ir);
+            b.ir = ir;
+        }
+        if !out.iter().any(|o| o.text == b.text) {
+            out.push(b);
+        }
+    }
+    out
+}
+
+/// [`decode_case`] before the shares' rests.
+fn decode_shifted(models: &[&Trained], askers: &[&Trained], text: &str, question: &str, cfg: &BeamConfig, reading: &Reading) -> Result<Vec<lexlog_parser::decode::Beam>> {
     let once = decode_named(models, askers, text, question, cfg, reading.stand_ins)?;
     if reading.year_shifts.is_empty() {
         return Ok(once);

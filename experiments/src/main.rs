@@ -11,6 +11,7 @@ mod joint;
 mod parse_cmd;
 mod parser_cmd;
 mod perturb_cmd;
+mod shares;
 mod shifts;
 mod variants_cmd;
 mod solve_cmd;

@@ -26,6 +26,9 @@ pub struct Reading {
     /// Models trained apart that also read each case, each as `--model`
     /// does (`--vote`); the reading the others agree with most is kept.
     pub voters: Vec<PathBuf>,
+    /// A stated share of costs given its rest where a reading lacks it
+    /// ([`crate::shares`]).
+    pub share_rests: bool,
 }
 
 impl Reading {
@@ -39,6 +42,9 @@ impl Reading {
         let mut tag: String = self.year_shifts.iter().map(|y| format!("-y{y:+}")).collect();
         if !self.voters.is_empty() {
             tag.push_str(&format!("-vote{:016x}", crate::joint::dirs_hash(&self.voters)));
+        }
+        if self.share_rests {
+            tag.push_str("-rest");
         }
         tag
     }

@@ -1,0 +1,232 @@
+//! A share of a home's costs and its rest. Where a sentence says a payer
+//! furnished "N% of the costs", SARA writes that payer's payments of N
+//! and, beside each one (same purpose, same period), a payment of the rest,
+//! 100 - N, by the person the sentence says pays "the remaining" share, or
+//! by `someone` where it names nobody (train's gold does both). The parser
+//! often writes the payer's series and not the rest's, a sentence it has
+//! rarely seen; a reading is completed here by that convention
+//! (`--share-rests`, `experiments/results/share-rests/`).
+
+use lexlog_data::{linear, CaseIr, Event, EventKind, Fact, Part, Role, Term, Value};
+use lexlog_parser::sentences::split;
+
+/// Who pays the rest when the sentence names nobody.
+pub const SOMEONE: &str = "someone";
+
+/// What a sentence says of a share of costs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Share {
+    /// The payer's percentage, N of "N%".
+    pub share: i64,
+    /// The words that may name who pays the remaining share, in order
+    /// (capitalised words after the share, before "remaining" or "rest");
+    /// `None` where the sentence says no rest: `someone` pays it.
+    pub rest_payer: Option<Vec<String>>,
+}
+
+/// Each sentence of `text` that speaks of costs and states a share of them
+/// (its first percentage, between 1 and 99).
+pub fn shares(text: &str) -> Vec<Share> {
+    let mut out = Vec::new();
+    for (s, t) in split(text) {
+        let sentence = &text[s..t];
+        if !sentence.to_lowercase().contains("cost") {
+            continue;
+        }
+        let Some((share, after)) = first_percentage(sentence) else { continue };
+        let words: Vec<(usize, &str)> = words(sentence).into_iter().filter(|&(at, _)| at >= after).collect();
+        let rest_at = words.iter().position(|(_, w)| w.eq_ignore_ascii_case("remaining") || w.eq_ignore_ascii_case("rest"));
+        let rest_payer = rest_at.map(|i| words[..i].iter().filter(|(_, w)| w.starts_with(char::is_uppercase)).map(|(_, w)| w.to_lowercase()).collect());
+        out.push(Share { share, rest_payer });
+    }
+    out
+}
+
+/// `ir` with, beside each payment of a stated share that has no payment of
+/// the rest beside it, the rest's payment; `None` where nothing is added.
+/// A rest whose payer the sentence names but the reading names nowhere is
+/// left alone.
+pub fn complete(text: &str, ir: &CaseIr) -> Option<CaseIr> {
+    let mut out = ir.clone();
+    let mut added = false;
+    for share in shares(text) {
+        let Some(payer) = rest_payer(&share, ir) else { continue };
+        added |= complete_list(&mut out.facts, share.share, &payer);
+        for f in &mut out.facts {
+            if let Fact::ForEach(g) = f {
+                added |= complete_list(&mut g.body, share.share, &payer);
+            }
+        }
+    }
+    added.then(|| linear::canonical_ids(&out))
+}
+
+/// The rest's payer: `someone`, or the last of the words naming it that
+/// the reading names as a person (an agent or patient).
+fn rest_payer(share: &Share, ir: &CaseIr) -> Option<String> {
+    let Some(words) = &share.rest_payer else { return Some(SOMEONE.to_string()) };
+    let mut people = Vec::new();
+    let mut collect = |e: &Event| people.extend(e.roles.iter().filter(|(r, _)| matches!(r, Role::Agent | Role::Patient)).filter_map(|(_, t)| name(t)));
+    for f in &ir.facts {
+        match f {
+            Fact::Event(e) => collect(e),
+            Fact::ForEach(g) => g.body.iter().for_each(|f| if let Fact::Event(e) = f { collect(e) }),
+            Fact::Assert(_) => {}
+        }
+    }
+    words.iter().rev().find(|w| people.contains(w)).cloned()
+}
+
+/// Adds the rest's payment beside each payment of `share` in `facts` that
+/// has none; whether it added one.
+fn complete_list(facts: &mut Vec<Fact>, share: i64, payer: &str) -> bool {
+    let rest = 100 - share;
+    let mut i = 0;
+    let mut added = false;
+    while i < facts.len() {
+        if let Fact::Event(e) = &facts[i] {
+            let of_share = is_payment(e, share) && e.role(Role::Purpose).next().is_some() && !e.role(Role::Agent).any(|a| name(a).as_deref() == Some(payer));
+            let beside = |f: &Fact| matches!(f, Fact::Event(o) if is_payment(o, rest) && same(o, e, Role::Purpose) && same(o, e, Role::Start) && same(o, e, Role::End));
+            if of_share && !facts.iter().any(beside) {
+                if let Some(r) = rest_of(e, rest, payer) {
+                    facts.insert(i + 1, Fact::Event(r));
+                    added = true;
+                    i += 1;
+                }
+            }
+        }
+        i += 1;
+    }
+    added
+}
+
+fn is_payment(e: &Event, amount: i64) -> bool {
+    e.kind == Some(EventKind::Payment) && e.role(Role::Amount).eq([&Term::int(amount)])
+}
+
+fn same(a: &Event, b: &Event, role: Role) -> bool {
+    a.role(role).eq(b.role(role))
+}
+
+fn name(t: &Term) -> Option<String> {
+    match t {
+        Term::Value(Value::Name(n)) => Some(n.clone()),
+        _ => None,
+    }
+}
+
+/// `e` paid by `payer`, `rest` of it, under an id of its own.
+fn rest_of(e: &Event, rest: i64, payer: &str) -> Option<Event> {
+    let id = match &e.id {
+        Term::Concat(parts) => Term::Concat([Part::Lit("rest_".into())].into_iter().chain(parts.iter().cloned()).collect()),
+        Term::Value(Value::Name(n)) => Term::name(format!("rest_{n}")),
+        _ => return None,
+    };
+    let roles = e
+        .roles
+        .iter()
+        .map(|(r, t)| match r {
+            Role::Agent => (*r, Term::name(payer)),
+            Role::Amount => (*r, Term::int(rest)),
+            _ => (*r, t.clone()),
+        })
+        .collect();
+    Some(Event { id, roles, ..e.clone() })
+}
+
+/// The first "N%" of a sentence with N in 1..=99, and where it ends.
+fn first_percentage(sentence: &str) -> Option<(i64, usize)> {
+    let bytes = sentence.as_bytes();
+    let at = sentence.find('%')?;
+    let digits = bytes[..at].iter().rev().take_while(|b| b.is_ascii_digit()).count();
+    let n: i64 = sentence[at - digits..at].parse().ok()?;
+    (1..=99).contains(&n).then_some((n, at + 1))
+}
+
+/// The words of a sentence (letters and digits), with their byte offsets.
+fn words(sentence: &str) -> Vec<(usize, &str)> {
+    let at = |w: &str| w.as_ptr() as usize - sentence.as_ptr() as usize;
+    sentence.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(|w| (at(w), w)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HOME: &str = "residence e1 agent=alice agent=charlie patient=alice_s_house start=2017-09-16\n";
+
+    fn ir(facts: &str) -> CaseIr {
+        linear::parse(&format!("{HOME}{facts}query tax alice 2018\n")).unwrap()
+    }
+
+    fn series(payers: &[(&str, i64)]) -> String {
+        let body: String = payers.iter().enumerate().map(|(i, (p, n))| format!("  payment p{i}_{{Y}} agent={p} amount={n} purpose=e1 start=first_day(Y) end=last_day(Y)\n")).collect();
+        format!("for Y in 2018..2117 {{\n{body}}}\n")
+    }
+
+    fn same_facts(a: &CaseIr, b: &CaseIr) -> bool {
+        let c = lexlog_parser::eval::compare(a, &linear::canonical_ids(b));
+        c.false_positives == 0 && c.false_negatives == 0
+    }
+
+    #[test]
+    fn a_share_with_nobody_else_named_leaves_the_rest_to_someone() {
+        let text = "Alice and Charlie live in a home for which Alice furnished 40% of the maintenance costs, since September 16th, 2017. Alice is 30.";
+        assert_eq!(shares(text), [Share { share: 40, rest_payer: None }]);
+        let partial = "payment p9 agent=alice amount=40 purpose=e1 start=2017-09-16 end=2017-12-31\n";
+        let got = complete(text, &ir(&format!("{partial}{}", series(&[("alice", 40)])))).unwrap();
+        let want = ir(&format!("{partial}payment p8 agent=someone amount=60 purpose=e1 start=2017-09-16 end=2017-12-31\n{}", series(&[("alice", 40), ("someone", 60)])));
+        assert!(same_facts(&got, &want), "{}", linear::print(&got));
+    }
+
+    #[test]
+    fn the_rest_goes_to_the_person_the_sentence_names_for_it() {
+        for text in [
+            "From 2004 to 2019, Alice furnished 40% of the costs of maintaining the home where she and Charlie lived during that time, and Bob furnished the remaining costs.",
+            "Alice and Charlie live in a home for which Alice furnished 40% of the maintenance costs, and Bob the remaining 60%, since 2017.",
+        ] {
+            let reading = ir(&format!("marriage e2 agent=alice agent=bob start=2012-04-05\n{}", series(&[("alice", 40)])));
+            let got = complete(text, &reading).unwrap();
+            assert!(same_facts(&got, &ir(&format!("marriage e2 agent=alice agent=bob start=2012-04-05\n{}", series(&[("alice", 40), ("bob", 60)])))), "{}", linear::print(&got));
+        }
+    }
+
+    #[test]
+    fn a_reading_with_the_rest_or_without_the_share_is_left_alone() {
+        let text = "Alice furnished 40% of the costs of the home.";
+        assert!(complete(text, &ir(&series(&[("alice", 40), ("bob", 60)]))).is_none());
+        assert!(complete(text, &ir(&series(&[("alice", 1)]))).is_none());
+        // The rest's payer is named, but the reading names that person nowhere.
+        assert!(complete("Alice furnished 40% of the costs, and Dan the remaining 60%.", &ir(&series(&[("alice", 40)]))).is_none());
+        // A percentage of something else than costs.
+        assert!(complete("Alice's applicable percentage is 40%.", &ir(&series(&[("alice", 40)]))).is_none());
+    }
+
+    /// Train's gold keeps the convention: no reading of it lacks a rest, and
+    /// each share's rest, taken out, is given back as gold has it.
+    #[test]
+    fn train_gold_is_left_alone_and_its_rests_are_given_back() {
+        let data = lexlog_data::Dataset::load_default().unwrap_or_else(|e| panic!("{e}"));
+        let mut restored = 0;
+        for case in data.cases_in(Some(lexlog_data::Split::Train)) {
+            assert!(complete(&case.text, &case.ir).is_none(), "{} gains a rest", case.id);
+            for share in shares(&case.text) {
+                let payer = rest_payer(&share, &case.ir).unwrap_or_else(|| panic!("{}: no rest payer", case.id));
+                let rest = 100 - share.share;
+                let paid_rest = |f: &Fact| matches!(f, Fact::Event(e) if is_payment(e, rest) && e.role(Role::Agent).any(|a| name(a).as_deref() == Some(payer.as_str())));
+                let mut without = case.ir.clone();
+                without.facts.retain(|f| !paid_rest(f));
+                for f in &mut without.facts {
+                    if let Fact::ForEach(g) = f {
+                        g.body.retain(|f| !paid_rest(f));
+                    }
+                }
+                assert_ne!(without, case.ir, "{}: no rest to take out", case.id);
+                let back = complete(&case.text, &without).unwrap_or_else(|| panic!("{}: the rest is not given back", case.id));
+                assert!(same_facts(&back, &case.ir), "{}: {}", case.id, linear::print(&back));
+                restored += 1;
+            }
+        }
+        assert_eq!(restored, 3, "train's sentences of a share of costs");
+    }
+}
