@@ -102,6 +102,10 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let held = train.iter().filter(|e| cfg.held_out.contains(&e.id)).count();
     let device = lexlog_parser::device::best_device();
     eprintln!("training on {} train-split cases ({held} held out), device {device:?}", train.len() - held);
+    if args.resume && args.out.join("last.safetensors").is_file() {
+        // tch keeps AdamW's moments and the dropout generator out of reach.
+        eprintln!("resuming from the last finished epoch in {}: AdamW's moments and the dropout draws start afresh, so the weights come close to an unbroken run's, not the same", args.out.display());
+    }
     let bar = ProgressBar::new(1);
     bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} steps {msg}").unwrap());
     let mut on_step = |p: &lexlog_parser::train::Progress| {
