@@ -48,6 +48,10 @@ pub struct ParseArgs {
     /// SARA's names standing in for them.
     #[arg(long)]
     keep_names: bool,
+    /// Complete a stated share of a home's costs with its rest, as in
+    /// `lexlog eval` (`crate::shares`).
+    #[arg(long)]
+    share_rests: bool,
     /// Also explain the beam the answer follows: the subsections that
     /// apply, the tax arithmetic, the consistency findings.
     #[arg(long)]
@@ -99,7 +103,7 @@ pub fn run(args: ParseArgs) -> Result<()> {
     let asking = args.query_model.as_deref().map(|dir| crate::joint::load_models(dir, &[])).transpose()?;
     let askers = crate::joint::askers(asking.as_deref(), &models);
     let cfg = crate::joint::beam_config(args.k, &solver);
-    let decoded = crate::joint::decode_case(&models, &askers, &text, args.question.trim(), &cfg, &crate::shifts::Reading::once(!args.keep_names))?;
+    let decoded = crate::joint::decode_case(&models, &askers, &text, args.question.trim(), &cfg, &crate::shifts::Reading { share_rests: args.share_rests, ..crate::shifts::Reading::once(!args.keep_names) })?;
     let beams: Vec<Beam> = decoded.into_iter().map(|b| Beam { text: b.text, logprob: b.logprob }).collect();
     let bridge = crate::joint::fit_on_dev(&data, args.bridge_model.as_ref().unwrap_or(&args.model), args.k, &solver)?;
     let decision = lexlog_bridge::pipeline::decide(&solver, &beams, &bridge);
