@@ -86,7 +86,7 @@ fn complete_list(facts: &mut Vec<Fact>, share: i64, payer: &str) -> bool {
     while i < facts.len() {
         if let Fact::Event(e) = &facts[i] {
             let of_share = is_payment(e, share) && e.role(Role::Purpose).next().is_some() && !e.role(Role::Agent).any(|a| name(a).as_deref() == Some(payer));
-            let beside = |f: &Fact| matches!(f, Fact::Event(o) if is_payment(o, rest) && same(o, e, Role::Purpose) && same(o, e, Role::Start) && same(o, e, Role::End));
+            let beside = |f: &Fact| matches!(f, Fact::Event(o) if o.id != e.id && is_payment(o, rest) && same(o, e, Role::Purpose) && same(o, e, Role::Start) && same(o, e, Role::End));
             if of_share && !facts.iter().any(beside) {
                 if let Some(r) = rest_of(e, rest, payer) {
                     facts.insert(i + 1, Fact::Event(r));
@@ -200,6 +200,14 @@ mod tests {
         assert!(complete("Alice furnished 40% of the costs, and Dan the remaining 60%.", &ir(&series(&[("alice", 40)]))).is_none());
         // A percentage of something else than costs.
         assert!(complete("Alice's applicable percentage is 40%.", &ir(&series(&[("alice", 40)]))).is_none());
+    }
+
+    #[test]
+    fn a_half_share_is_not_its_own_rest() {
+        let text = "Alice furnished 50% of the costs of the home.";
+        let got = complete(text, &ir(&series(&[("alice", 50)]))).expect("the other half is added");
+        assert!(same_facts(&got, &ir(&series(&[("alice", 50), ("someone", 50)]))), "{}", linear::print(&got));
+        assert!(complete(text, &ir(&series(&[("alice", 50), ("someone", 50)]))).is_none());
     }
 
     /// Train's gold keeps the convention: no reading of it lacks a rest, and
