@@ -44,9 +44,11 @@ pub struct ModelArgs {
     #[arg(long = "vote")]
     pub vote: Vec<PathBuf>,
     /// Where a sentence states a share of a home's costs ("40% of the
-    /// costs") and a reading writes the payer's payments without the
-    /// rest's, add the rest's beside them, paid by whom the sentence says
-    /// pays the remaining share, else by `someone` (`crate::shares`).
+    /// costs"), give the payer's payments of the whole (amount 1) that
+    /// share where the reading has the payer pay it nowhere, and where a
+    /// reading writes the payer's payments without the rest's, add the
+    /// rest's beside them, paid by whom the sentence says pays the
+    /// remaining share, else by `someone` (`crate::shares`).
     #[arg(long)]
     pub share_rests: bool,
 }

@@ -3,9 +3,10 @@
 //! and, beside each one (same purpose, same period), a payment of the rest,
 //! 100 - N, by the person the sentence says pays "the remaining" share, or
 //! by `someone` where it names nobody (train's gold does both). The parser
-//! often writes the payer's series and not the rest's, a sentence it has
-//! rarely seen; a reading is completed here by that convention
-//! (`--share-rests`, `experiments/results/share-rests/`).
+//! often writes the payer's series and not the rest's, or the payer paying
+//! the whole costs (amount 1, as SARA writes a home maintained alone), a
+//! sentence it has rarely seen; a reading is completed here by that
+//! convention (`--share-rests`, `experiments/results/share-rests/`).
 
 use lexlog_data::{linear, CaseIr, Event, EventKind, Fact, Part, Role, Term, Value};
 use lexlog_parser::sentences::split;
@@ -18,6 +19,9 @@ pub const SOMEONE: &str = "someone";
 pub struct Share {
     /// The payer's percentage, N of "N%".
     pub share: i64,
+    /// The words that may name the payer: capitalised words before the
+    /// share, in order.
+    pub payer: Vec<String>,
     /// The words that may name who pays the remaining share, in order
     /// (capitalised words after the share, before "remaining" or "rest");
     /// `None` where the sentence says no rest: `someone` pays it.
@@ -34,47 +38,97 @@ pub fn shares(text: &str) -> Vec<Share> {
             continue;
         }
         let Some((share, after)) = first_percentage(sentence) else { continue };
-        let words: Vec<(usize, &str)> = words(sentence).into_iter().filter(|&(at, _)| at >= after).collect();
+        let (before, words): (Vec<_>, Vec<_>) = words(sentence).into_iter().partition(|&(at, _)| at < after);
+        let capitalised = |ws: &[(usize, &str)]| ws.iter().filter(|(_, w)| w.starts_with(char::is_uppercase)).map(|(_, w)| w.to_lowercase()).collect::<Vec<_>>();
         let rest_at = words.iter().position(|(_, w)| w.eq_ignore_ascii_case("remaining") || w.eq_ignore_ascii_case("rest"));
-        let rest_payer = rest_at.map(|i| words[..i].iter().filter(|(_, w)| w.starts_with(char::is_uppercase)).map(|(_, w)| w.to_lowercase()).collect());
-        out.push(Share { share, rest_payer });
+        let rest_payer = rest_at.map(|i| capitalised(&words[..i]));
+        out.push(Share { share, payer: capitalised(&before), rest_payer });
     }
     out
 }
 
-/// `ir` with, beside each payment of a stated share that has no payment of
-/// the rest beside it, the rest's payment; `None` where nothing is added.
-/// A rest whose payer the sentence names but the reading names nowhere is
-/// left alone.
+/// `ir` with each stated share written: the payer's payments of the whole
+/// given the share where the reading has that payer pay the share nowhere,
+/// and beside each payment of the share that has no payment of the rest
+/// beside it, the rest's payment; `None` where nothing changes. A rest
+/// whose payer the sentence names but the reading names nowhere is left
+/// alone.
 pub fn complete(text: &str, ir: &CaseIr) -> Option<CaseIr> {
     let mut out = ir.clone();
-    let mut added = false;
+    let mut changed = false;
+    let people = people(ir);
     for share in shares(text) {
-        let Some(payer) = rest_payer(&share, ir) else { continue };
-        added |= complete_list(&mut out.facts, share.share, &payer);
+        if let Some(payer) = share.payer.iter().rev().find(|w| people.contains(w)) {
+            changed |= share_for_whole(&mut out, share.share, payer);
+        }
+        let Some(payer) = rest_payer(&share, &people) else { continue };
+        changed |= complete_list(&mut out.facts, share.share, &payer);
         for f in &mut out.facts {
             if let Fact::ForEach(g) = f {
-                added |= complete_list(&mut g.body, share.share, &payer);
+                changed |= complete_list(&mut g.body, share.share, &payer);
             }
         }
     }
-    added.then(|| linear::canonical_ids(&out))
+    changed.then(|| linear::canonical_ids(&out))
 }
 
 /// The rest's payer: `someone`, or the last of the words naming it that
-/// the reading names as a person (an agent or patient).
-fn rest_payer(share: &Share, ir: &CaseIr) -> Option<String> {
+/// the reading names as a person.
+fn rest_payer(share: &Share, people: &[String]) -> Option<String> {
     let Some(words) = &share.rest_payer else { return Some(SOMEONE.to_string()) };
+    words.iter().rev().find(|w| people.contains(w)).cloned()
+}
+
+/// The names the reading gives as agents or patients.
+fn people(ir: &CaseIr) -> Vec<String> {
     let mut people = Vec::new();
-    let mut collect = |e: &Event| people.extend(e.roles.iter().filter(|(r, _)| matches!(r, Role::Agent | Role::Patient)).filter_map(|(_, t)| name(t)));
-    for f in &ir.facts {
+    for e in events(&ir.facts) {
+        people.extend(e.roles.iter().filter(|(r, _)| matches!(r, Role::Agent | Role::Patient)).filter_map(|(_, t)| name(t)));
+    }
+    people
+}
+
+/// The events of `facts`, those of for-each groups too.
+fn events(facts: &[Fact]) -> Vec<&Event> {
+    let mut out = Vec::new();
+    for f in facts {
         match f {
-            Fact::Event(e) => collect(e),
-            Fact::ForEach(g) => g.body.iter().for_each(|f| if let Fact::Event(e) = f { collect(e) }),
+            Fact::Event(e) => out.push(e),
+            Fact::ForEach(g) => out.extend(g.body.iter().filter_map(|f| if let Fact::Event(e) = f { Some(e) } else { None })),
             Fact::Assert(_) => {}
         }
     }
-    words.iter().rev().find(|w| people.contains(w)).cloned()
+    out
+}
+
+/// Gives `payer`'s payments of the whole costs (amount 1, with a purpose)
+/// the stated `share`, where the reading has `payer` pay `share` nowhere;
+/// whether any changed.
+fn share_for_whole(ir: &mut CaseIr, share: i64, payer: &str) -> bool {
+    let by_payer = |e: &Event, amount: i64| is_payment(e, amount) && e.role(Role::Agent).any(|a| name(a).as_deref() == Some(payer));
+    if events(&ir.facts).into_iter().any(|e| by_payer(e, share)) {
+        return false;
+    }
+    let mut changed = false;
+    let mut restate = |f: &mut Fact| {
+        if let Fact::Event(e) = f {
+            if by_payer(e, 1) && e.role(Role::Purpose).next().is_some() {
+                for (r, t) in &mut e.roles {
+                    if *r == Role::Amount {
+                        *t = Term::int(share);
+                    }
+                }
+                changed = true;
+            }
+        }
+    };
+    for f in &mut ir.facts {
+        match f {
+            Fact::ForEach(g) => g.body.iter_mut().for_each(&mut restate),
+            f => restate(f),
+        }
+    }
+    changed
 }
 
 /// Adds the rest's payment beside each payment of `share` in `facts` that
@@ -172,7 +226,7 @@ mod tests {
     #[test]
     fn a_share_with_nobody_else_named_leaves_the_rest_to_someone() {
         let text = "Alice and Charlie live in a home for which Alice furnished 40% of the maintenance costs, since September 16th, 2017. Alice is 30.";
-        assert_eq!(shares(text), [Share { share: 40, rest_payer: None }]);
+        assert_eq!(shares(text), [Share { share: 40, payer: vec!["alice".into(), "charlie".into(), "alice".into()], rest_payer: None }]);
         let partial = "payment p9 agent=alice amount=40 purpose=e1 start=2017-09-16 end=2017-12-31\n";
         let got = complete(text, &ir(&format!("{partial}{}", series(&[("alice", 40)])))).unwrap();
         let want = ir(&format!("{partial}payment p8 agent=someone amount=60 purpose=e1 start=2017-09-16 end=2017-12-31\n{}", series(&[("alice", 40), ("someone", 60)])));
@@ -195,7 +249,7 @@ mod tests {
     fn a_reading_with_the_rest_or_without_the_share_is_left_alone() {
         let text = "Alice furnished 40% of the costs of the home.";
         assert!(complete(text, &ir(&series(&[("alice", 40), ("bob", 60)]))).is_none());
-        assert!(complete(text, &ir(&series(&[("alice", 1)]))).is_none());
+        assert!(complete(text, &ir(&series(&[("bob", 1)]))).is_none(), "another payer's whole costs");
         // The rest's payer is named, but the reading names that person nowhere.
         assert!(complete("Alice furnished 40% of the costs, and Dan the remaining 60%.", &ir(&series(&[("alice", 40)]))).is_none());
         // A percentage of something else than costs.
@@ -210,8 +264,22 @@ mod tests {
         assert!(complete(text, &ir(&series(&[("alice", 50), ("someone", 50)]))).is_none());
     }
 
+    #[test]
+    fn a_share_written_as_the_whole_is_given_its_percentage_and_rest() {
+        let text = "From 2004 to 2019, Bob furnished 40% of the costs of maintaining the home where he and Charlie lived during that time.";
+        let got = complete(text, &ir(&series(&[("bob", 1)]))).expect("the share is written");
+        assert!(same_facts(&got, &ir(&series(&[("bob", 40), ("someone", 60)]))), "{}", linear::print(&got));
+        // Where the payer pays the share somewhere, a whole is something else.
+        let both = format!("payment p9 agent=bob amount=40 purpose=e1 start=2017-09-16\npayment p8 agent=someone amount=60 purpose=e1 start=2017-09-16\n{}", series(&[("bob", 1)]));
+        assert!(complete(text, &ir(&both)).is_none());
+        // Another payer's whole is left alone.
+        let got = complete(text, &ir(&series(&[("charlie", 1)])));
+        assert!(got.is_none(), "{}", linear::print(&got.unwrap()));
+    }
+
     /// Train's gold keeps the convention: no reading of it lacks a rest, and
-    /// each share's rest, taken out, is given back as gold has it.
+    /// each share's rest, taken out, is given back as gold has it, as is the
+    /// share itself where the payer's payments are written as the whole.
     #[test]
     fn train_gold_is_left_alone_and_its_rests_are_given_back() {
         let data = lexlog_data::Dataset::load_default().unwrap_or_else(|e| panic!("{e}"));
@@ -219,7 +287,8 @@ mod tests {
         for case in data.cases_in(Some(lexlog_data::Split::Train)) {
             assert!(complete(&case.text, &case.ir).is_none(), "{} gains a rest", case.id);
             for share in shares(&case.text) {
-                let payer = rest_payer(&share, &case.ir).unwrap_or_else(|| panic!("{}: no rest payer", case.id));
+                let people = people(&case.ir);
+                let payer = rest_payer(&share, &people).unwrap_or_else(|| panic!("{}: no rest payer", case.id));
                 let rest = 100 - share.share;
                 let paid_rest = |f: &Fact| matches!(f, Fact::Event(e) if is_payment(e, rest) && e.role(Role::Agent).any(|a| name(a).as_deref() == Some(payer.as_str())));
                 let mut without = case.ir.clone();
@@ -231,6 +300,24 @@ mod tests {
                 }
                 assert_ne!(without, case.ir, "{}: no rest to take out", case.id);
                 let back = complete(&case.text, &without).unwrap_or_else(|| panic!("{}: the rest is not given back", case.id));
+                assert!(same_facts(&back, &case.ir), "{}: {}", case.id, linear::print(&back));
+                let sharer = share.payer.iter().rev().find(|w| people.contains(w)).unwrap_or_else(|| panic!("{}: no payer of the share", case.id));
+                let mut whole = without.clone();
+                for f in &mut whole.facts {
+                    let body = match f {
+                        Fact::ForEach(g) => &mut g.body,
+                        f => std::slice::from_mut(f),
+                    };
+                    for f in body {
+                        if let Fact::Event(e) = f {
+                            if is_payment(e, share.share) && e.role(Role::Agent).any(|a| name(a).as_deref() == Some(sharer.as_str())) {
+                                e.roles.iter_mut().filter(|(r, _)| *r == Role::Amount).for_each(|(_, t)| *t = Term::int(1));
+                            }
+                        }
+                    }
+                }
+                assert_ne!(whole, without, "{}: no payment of the share", case.id);
+                let back = complete(&case.text, &whole).unwrap_or_else(|| panic!("{}: the share is not given back", case.id));
                 assert!(same_facts(&back, &case.ir), "{}: {}", case.id, linear::print(&back));
                 restored += 1;
             }
