@@ -44,7 +44,7 @@ impl Reading {
             tag.push_str(&format!("-vote{:016x}", crate::joint::dirs_hash(&self.voters)));
         }
         if self.share_rests {
-            tag.push_str("-rest");
+            tag.push_str(&format!("-rest{}", crate::shares::VERSION));
         }
         tag
     }
@@ -89,6 +89,9 @@ mod tests {
         assert_ne!(voted(&["ab"]).cache_tag(), voted(&["a", "b"]).cache_tag());
         let shifted = Reading { year_shifts: vec![-4, 4], ..voted(&["a"]) };
         assert!(shifted.cache_tag().starts_with("-y-4-y+4-vote"), "{}", shifted.cache_tag());
+        // Beams completed by an earlier version of the shares' completion are not read.
+        let completed = Reading { share_rests: true, ..Reading::once(true) };
+        assert_eq!(completed.cache_tag(), format!("-rest{}", crate::shares::VERSION));
     }
 
     #[test]
