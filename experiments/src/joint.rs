@@ -62,13 +62,17 @@ pub fn decode_case(models: &[&Trained], askers: &[&Trained], text: &str, questio
     Ok(if reading.share_rests { with_share_rests(text, beams) } else { beams })
 }
 
-/// Beams with each stated share's rest added where they lack it
+/// Beams with each home's stated costs completed where they lack them: a
+/// home furnished from one year to another given its yearly payments
+/// ([`crate::home_costs::complete`]), then each stated share its rest
 /// ([`crate::shares::complete`]); a beam that then reads as one before it
 /// is dropped.
 fn with_share_rests(text: &str, beams: Vec<lexlog_parser::decode::Beam>) -> Vec<lexlog_parser::decode::Beam> {
     let mut out: Vec<lexlog_parser::decode::Beam> = Vec::with_capacity(beams.len());
     for mut b in beams {
-        if let Some(ir) = crate::shares::complete(text, &b.ir) {
+        let furnished = crate::home_costs::complete(text, &b.ir);
+        let completed = crate::shares::complete(text, furnished.as_ref().unwrap_or(&b.ir)).or(furnished);
+        if let Some(ir) = completed {
             b.text = linear::print(&ir);
             b.ir = ir;
         }

@@ -7,6 +7,7 @@ mod data_cmd;
 mod eval_cmd;
 mod eval_parser_cmd;
 mod explain_cmd;
+mod home_costs;
 mod joint;
 mod parse_cmd;
 mod parser_cmd;

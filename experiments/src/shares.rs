@@ -12,9 +12,11 @@ use lexlog_data::{linear, CaseIr, Event, EventKind, Fact, Part, Role, Term, Valu
 use lexlog_parser::sentences::split;
 
 /// The completion's version, in the name of a beam cache read with it:
-/// raise it whenever what [`complete`] writes changes. 2: a share written
-/// as the whole costs is given its percentage.
-pub const VERSION: u32 = 2;
+/// raise it whenever what [`complete`] or [`crate::home_costs::complete`]
+/// writes changes. 2: a share written as the whole costs is given its
+/// percentage; 3: a home furnished from one year to another its yearly
+/// payments.
+pub const VERSION: u32 = 3;
 
 /// Who pays the rest when the sentence names nobody.
 pub const SOMEONE: &str = "someone";
@@ -85,7 +87,7 @@ fn rest_payer(share: &Share, people: &[String]) -> Option<String> {
 }
 
 /// The names the reading gives as agents or patients.
-fn people(ir: &CaseIr) -> Vec<String> {
+pub(crate) fn people(ir: &CaseIr) -> Vec<String> {
     let mut people = Vec::new();
     for e in events(&ir.facts) {
         people.extend(e.roles.iter().filter(|(r, _)| matches!(r, Role::Agent | Role::Patient)).filter_map(|(_, t)| name(t)));
@@ -94,7 +96,7 @@ fn people(ir: &CaseIr) -> Vec<String> {
 }
 
 /// The events of `facts`, those of for-each groups too.
-fn events(facts: &[Fact]) -> Vec<&Event> {
+pub(crate) fn events(facts: &[Fact]) -> Vec<&Event> {
     let mut out = Vec::new();
     for f in facts {
         match f {
@@ -167,7 +169,7 @@ fn same(a: &Event, b: &Event, role: Role) -> bool {
     a.role(role).eq(b.role(role))
 }
 
-fn name(t: &Term) -> Option<String> {
+pub(crate) fn name(t: &Term) -> Option<String> {
     match t {
         Term::Value(Value::Name(n)) => Some(n.clone()),
         _ => None,
@@ -203,7 +205,7 @@ fn first_percentage(sentence: &str) -> Option<(i64, usize)> {
 }
 
 /// The words of a sentence (letters and digits), with their byte offsets.
-fn words(sentence: &str) -> Vec<(usize, &str)> {
+pub(crate) fn words(sentence: &str) -> Vec<(usize, &str)> {
     let at = |w: &str| w.as_ptr() as usize - sentence.as_ptr() as usize;
     sentence.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(|w| (at(w), w)).collect()
 }
