@@ -43,12 +43,14 @@ pub struct ModelArgs {
     /// trained with other seeds.
     #[arg(long = "vote")]
     pub vote: Vec<PathBuf>,
-    /// Where a sentence states a share of a home's costs ("40% of the
-    /// costs"), give the payer's payments of the whole (amount 1) that
-    /// share where the reading has the payer pay it nowhere, and where a
-    /// reading writes the payer's payments without the rest's, add the
-    /// rest's beside them, paid by whom the sentence says pays the
-    /// remaining share, else by `someone` (`crate::shares`).
+    /// Complete what a reading leaves out of a home's stated costs: where
+    /// a sentence says X furnished them from one year to another and the
+    /// reading has X pay nothing, X's yearly payments
+    /// (`crate::home_costs`); where it states a share ("40% of the
+    /// costs"), the payer's payments of the whole (amount 1) given that
+    /// share where the reading has the payer pay it nowhere, and beside
+    /// the payer's payments the rest's, paid by whom the sentence says
+    /// pays the remaining share, else by `someone` (`crate::shares`).
     #[arg(long)]
     pub share_rests: bool,
 }

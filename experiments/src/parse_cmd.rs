@@ -48,8 +48,8 @@ pub struct ParseArgs {
     /// SARA's names standing in for them.
     #[arg(long)]
     keep_names: bool,
-    /// Complete a stated share of a home's costs with its rest, as in
-    /// `lexlog eval` (`crate::shares`).
+    /// Complete a home's stated costs (yearly payments, a share and its
+    /// rest), as in `lexlog eval` (`crate::home_costs`, `crate::shares`).
     #[arg(long)]
     share_rests: bool,
     /// Also explain the beam the answer follows: the subsections that
