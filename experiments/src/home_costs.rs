@@ -9,7 +9,7 @@
 use lexlog_data::{linear, CaseIr, Domain, Event, EventKind, Fact, ForEach, Part, Role, Term};
 use lexlog_parser::sentences::split;
 
-use crate::shares::{events, name, people, words};
+use crate::shares::{events, name, paid_by, people, words};
 
 /// What a sentence says of a home's costs furnished over years.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,13 +45,8 @@ pub fn furnished(text: &str) -> Vec<Furnished> {
                 _ => continue,
             },
         };
-        let year = |w: &str| (w.len() == 4).then(|| w.parse::<i64>().ok()).flatten();
-        let span = ws.windows(4).find_map(|w| match w {
-            [(_, f), (_, a), (_, t), (_, b)] if f.eq_ignore_ascii_case("from") && *t == "to" => Some((year(a)?, year(b)?)),
-            _ => None,
-        });
-        let Some((from, to)) = span.filter(|(a, b)| a <= b) else { continue };
-        out.push(Furnished { payer: payer.to_lowercase(), from, to, share });
+        let Some(((from, to), _)) = lexlog_parser::since::range_in(sentence) else { continue };
+        out.push(Furnished { payer: payer.to_lowercase(), from: from.into(), to: to.into(), share });
     }
     out
 }
@@ -67,7 +62,7 @@ pub fn complete(text: &str, ir: &CaseIr) -> Option<CaseIr> {
         if !people.contains(&f.payer) {
             continue;
         }
-        let by_payer = |e: &Event| e.role(Role::Agent).any(|a| name(a).as_deref() == Some(f.payer.as_str()));
+        let by_payer = |e: &Event| paid_by(e, &f.payer);
         let pays = events(&out.facts).into_iter().any(|e| e.kind == Some(EventKind::Payment) && by_payer(e) && e.role(Role::Purpose).next().is_some());
         let house = events(&out.facts).into_iter().filter(|e| e.kind == Some(EventKind::Residence) && by_payer(e)).find_map(|e| e.role(Role::Patient).find_map(name));
         let (false, Some(house)) = (pays, house) else { continue };
@@ -152,7 +147,7 @@ mod tests {
             for f in furnished(&case.text) {
                 sentences += 1;
                 let plain = [Role::Agent, Role::Amount, Role::Purpose, Role::Start, Role::End];
-                let payer = |x: &Fact| matches!(x, Fact::Event(e) if e.kind == Some(EventKind::Payment) && e.role(Role::Agent).any(|a| name(a).as_deref() == Some(f.payer.as_str())));
+                let payer = |x: &Fact| matches!(x, Fact::Event(e) if e.kind == Some(EventKind::Payment) && paid_by(e, &f.payer));
                 let as_written = |x: &Fact| payer(x) && matches!(x, Fact::Event(e) if e.roles.iter().map(|(r, _)| *r).eq(plain));
                 let runs = |g: &ForEach| g.domain == Domain::Range { from: f.from, to: f.to };
                 if !case.ir.facts.iter().any(|x| matches!(x, Fact::ForEach(g) if runs(g) && g.body.iter().any(as_written))) {

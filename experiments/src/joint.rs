@@ -62,6 +62,12 @@ pub fn decode_case(models: &[&Trained], askers: &[&Trained], text: &str, questio
     Ok(if reading.share_rests { with_share_rests(text, beams) } else { beams })
 }
 
+/// The version of [`with_share_rests`]'s completion, in the name of a beam
+/// cache read with it: raise it whenever what it writes changes. 2: a
+/// share written as the whole costs is given its percentage; 3: a home
+/// furnished from one year to another its yearly payments.
+pub const COMPLETION_VERSION: u32 = 3;
+
 /// Beams with each home's stated costs completed where they lack them: a
 /// home furnished from one year to another given its yearly payments
 /// ([`crate::home_costs::complete`]), then each stated share its rest

@@ -11,13 +11,6 @@
 use lexlog_data::{linear, CaseIr, Event, EventKind, Fact, Part, Role, Term, Value};
 use lexlog_parser::sentences::split;
 
-/// The completion's version, in the name of a beam cache read with it:
-/// raise it whenever what [`complete`] or [`crate::home_costs::complete`]
-/// writes changes. 2: a share written as the whole costs is given its
-/// percentage; 3: a home furnished from one year to another its yearly
-/// payments.
-pub const VERSION: u32 = 3;
-
 /// Who pays the rest when the sentence names nobody.
 pub const SOMEONE: &str = "someone";
 
@@ -65,7 +58,7 @@ pub fn complete(text: &str, ir: &CaseIr) -> Option<CaseIr> {
     let mut changed = false;
     let people = people(ir);
     for share in shares(text) {
-        if let Some(payer) = share.payer.iter().rev().find(|w| people.contains(w)) {
+        if let Some(payer) = last_person(&share.payer, &people) {
             changed |= share_for_whole(&mut out, share.share, payer);
         }
         let Some(payer) = rest_payer(&share, &people) else { continue };
@@ -83,7 +76,17 @@ pub fn complete(text: &str, ir: &CaseIr) -> Option<CaseIr> {
 /// the reading names as a person.
 fn rest_payer(share: &Share, people: &[String]) -> Option<String> {
     let Some(words) = &share.rest_payer else { return Some(SOMEONE.to_string()) };
-    words.iter().rev().find(|w| people.contains(w)).cloned()
+    last_person(words, people).map(str::to_string)
+}
+
+/// The last of `words` that the reading names as a person.
+fn last_person<'w>(words: &'w [String], people: &[String]) -> Option<&'w str> {
+    words.iter().rev().find(|w| people.contains(w)).map(String::as_str)
+}
+
+/// Whether `payer` is among `e`'s agents.
+pub(crate) fn paid_by(e: &Event, payer: &str) -> bool {
+    e.role(Role::Agent).any(|a| name(a).as_deref() == Some(payer))
 }
 
 /// The names the reading gives as agents or patients.
@@ -112,7 +115,7 @@ pub(crate) fn events(facts: &[Fact]) -> Vec<&Event> {
 /// the stated `share`, where the reading has `payer` pay `share` nowhere;
 /// whether any changed.
 fn share_for_whole(ir: &mut CaseIr, share: i64, payer: &str) -> bool {
-    let by_payer = |e: &Event, amount: i64| is_payment(e, amount) && e.role(Role::Agent).any(|a| name(a).as_deref() == Some(payer));
+    let by_payer = |e: &Event, amount: i64| is_payment(e, amount) && paid_by(e, payer);
     if events(&ir.facts).into_iter().any(|e| by_payer(e, share)) {
         return false;
     }
@@ -146,7 +149,7 @@ fn complete_list(facts: &mut Vec<Fact>, share: i64, payer: &str) -> bool {
     let mut added = false;
     while i < facts.len() {
         if let Fact::Event(e) = &facts[i] {
-            let of_share = is_payment(e, share) && e.role(Role::Purpose).next().is_some() && !e.role(Role::Agent).any(|a| name(a).as_deref() == Some(payer));
+            let of_share = is_payment(e, share) && e.role(Role::Purpose).next().is_some() && !paid_by(e, payer);
             let beside = |f: &Fact| matches!(f, Fact::Event(o) if o.id != e.id && is_payment(o, rest) && same(o, e, Role::Purpose) && same(o, e, Role::Start) && same(o, e, Role::End));
             if of_share && !facts.iter().any(beside) {
                 if let Some(r) = rest_of(e, rest, payer) {
@@ -297,7 +300,7 @@ mod tests {
                 let people = people(&case.ir);
                 let payer = rest_payer(&share, &people).unwrap_or_else(|| panic!("{}: no rest payer", case.id));
                 let rest = 100 - share.share;
-                let paid_rest = |f: &Fact| matches!(f, Fact::Event(e) if is_payment(e, rest) && e.role(Role::Agent).any(|a| name(a).as_deref() == Some(payer.as_str())));
+                let paid_rest = |f: &Fact| matches!(f, Fact::Event(e) if is_payment(e, rest) && paid_by(e, &payer));
                 let mut without = case.ir.clone();
                 without.facts.retain(|f| !paid_rest(f));
                 for f in &mut without.facts {
@@ -308,7 +311,7 @@ mod tests {
                 assert_ne!(without, case.ir, "{}: no rest to take out", case.id);
                 let back = complete(&case.text, &without).unwrap_or_else(|| panic!("{}: the rest is not given back", case.id));
                 assert!(same_facts(&back, &case.ir), "{}: {}", case.id, linear::print(&back));
-                let sharer = share.payer.iter().rev().find(|w| people.contains(w)).unwrap_or_else(|| panic!("{}: no payer of the share", case.id));
+                let sharer = last_person(&share.payer, &people).unwrap_or_else(|| panic!("{}: no payer of the share", case.id));
                 let mut whole = without.clone();
                 for f in &mut whole.facts {
                     let body = match f {
@@ -317,7 +320,7 @@ mod tests {
                     };
                     for f in body {
                         if let Fact::Event(e) = f {
-                            if is_payment(e, share.share) && e.role(Role::Agent).any(|a| name(a).as_deref() == Some(sharer.as_str())) {
+                            if is_payment(e, share.share) && paid_by(e, sharer) {
                                 e.roles.iter_mut().filter(|(r, _)| *r == Role::Amount).for_each(|(_, t)| *t = Term::int(1));
                             }
                         }

@@ -44,7 +44,7 @@ impl Reading {
             tag.push_str(&format!("-vote{:016x}", crate::joint::dirs_hash(&self.voters)));
         }
         if self.share_rests {
-            tag.push_str(&format!("-rest{}", crate::shares::VERSION));
+            tag.push_str(&format!("-rest{}", crate::joint::COMPLETION_VERSION));
         }
         tag
     }
@@ -91,7 +91,7 @@ mod tests {
         assert!(shifted.cache_tag().starts_with("-y-4-y+4-vote"), "{}", shifted.cache_tag());
         // Beams completed by an earlier version of the shares' completion are not read.
         let completed = Reading { share_rests: true, ..Reading::once(true) };
-        assert_eq!(completed.cache_tag(), format!("-rest{}", crate::shares::VERSION));
+        assert_eq!(completed.cache_tag(), format!("-rest{}", crate::joint::COMPLETION_VERSION));
     }
 
     #[test]

@@ -104,7 +104,7 @@ pub(crate) fn join_groups(facts: Vec<Fact>) -> Vec<Fact> {
 }
 
 /// The first "from Y1 to Y2" of a sentence, its years and where it is.
-fn range_in(sentence: &str) -> Option<((i32, i32), usize)> {
+pub fn range_in(sentence: &str) -> Option<((i32, i32), usize)> {
     let lower = sentence.to_lowercase();
     lower.match_indices("from ").find_map(|(at, _)| {
         let rest = &lower[at + 5..];
