@@ -1,6 +1,7 @@
 //! The neural half of lexlog: a tch seq2seq model from case text (and
 //! question) to the IR's linear form, copying the values the text mentions.
 
+pub mod asked_names;
 pub mod augment;
 pub mod bert;
 pub mod config;

@@ -4,6 +4,7 @@
 //! joining entailment cases, so a model that parses one sentence at a time,
 //! reading the whole text for context, sees shorter, more regular targets.
 
+use crate::asked_names::asks_the_unnamed;
 use crate::decode::{ensemble_search, normalized, stated_values, Beam, BeamConfig, Member};
 use crate::example::{source_text, Example};
 use crate::grammar::Part;
@@ -185,13 +186,15 @@ const COMBINATIONS_PER_READING: usize = 64;
 /// The k best whole-case readings (`cfg.readings` of them, where set)
 /// from each unit's beams, best first by the sum of the units'
 /// length-normalised scores (each unit's beams come in that order): every
-/// unit's best beam, then the combinations that give up least. A reading that states an event twice ([`restates_an_event`])
-/// comes after every reading that does not (among the first
+/// unit's best beam, then the combinations that give up least. A reading
+/// that states an event twice ([`restates_an_event`]), or whose query
+/// names what neither `mentions` give nor its facts write
+/// ([`asks_the_unnamed`]), comes after every reading that does neither (among the first
 /// `COMBINATIONS_PER_READING * k` combinations), so it is kept only where
 /// too few others are found. A reading's log-probability is the sum of
 /// its units'. Where no query beam ends, the readings keep their facts
 /// and ask nothing.
-fn combine(units: &[Vec<Beam>], query: &[Beam], cfg: &BeamConfig) -> Vec<Beam> {
+fn combine(units: &[Vec<Beam>], query: &[Beam], mentions: &[Mention], cfg: &BeamConfig) -> Vec<Beam> {
     let (k, length_alpha) = (cfg.readings.unwrap_or(cfg.k), cfg.length_alpha);
     let no_query = [Beam { actions: Vec::new(), logprob: 0.0, text: String::new(), ir: CaseIr::default() }];
     let mut parts: Vec<&[Beam]> = units.iter().map(Vec::as_slice).collect();
@@ -207,7 +210,7 @@ fn combine(units: &[Vec<Beam>], query: &[Beam], cfg: &BeamConfig) -> Vec<Beam> {
     let mut seen: HashSet<Vec<usize>> = HashSet::from([first.clone()]);
     let mut frontier = vec![(total(&first), first)];
     let mut out = Vec::new();
-    let mut restating = Vec::new();
+    let mut demoted = Vec::new();
     let mut texts = HashSet::new();
     let mut looked_at = 0;
     while out.len() < k && !frontier.is_empty() && looked_at < COMBINATIONS_PER_READING * k {
@@ -221,8 +224,8 @@ fn combine(units: &[Vec<Beam>], query: &[Beam], cfg: &BeamConfig) -> Vec<Beam> {
             let text = text.unwrap_or_default();
             if texts.insert(text.clone()) {
                 let reading = Beam { actions: Vec::new(), logprob: logprob(&choice), text, ir };
-                if restates_an_event(&reading.ir) {
-                    restating.push(reading);
+                if restates_an_event(&reading.ir) || asks_the_unnamed(&reading.ir, mentions) {
+                    demoted.push(reading);
                 } else {
                     out.push(reading);
                 }
@@ -237,7 +240,7 @@ fn combine(units: &[Vec<Beam>], query: &[Beam], cfg: &BeamConfig) -> Vec<Beam> {
         }
     }
     let room = k.saturating_sub(out.len());
-    out.extend(restating.into_iter().take(room));
+    out.extend(demoted.into_iter().take(room));
     out
 }
 
@@ -267,8 +270,9 @@ fn decode_by_sentence(ts: &[&Trained], text: &str, question: &str, cfg: &BeamCon
     for &(s, e) in &split(text) {
         units.push(decode(sentence_source(text, &text[s..e]), Part::Facts)?);
     }
-    let query = decode(source_text(text, question), Part::Query)?;
-    Ok(combine(&units, &query, cfg))
+    let source = source_text(text, question);
+    let query = decode(source.clone(), Part::Query)?;
+    Ok(combine(&units, &query, &extract(&source), cfg))
 }
 
 /// As [`decode_by_sentence`] for models of marked sentences: each model
@@ -322,7 +326,7 @@ fn decode_marked(ts: &[&Trained], askers: &[&Trained], own_askers: bool, text: &
         .collect();
     let members: Vec<Member> = askers.iter().zip(&asked).map(|(t, enc)| Member { model: t.model_for(Part::Query), enc, vocab: &t.vocab }).collect();
     let query = ensemble_search(&members, &mentions[q], BeamConfig { part: Part::Query, ..cfg.clone() });
-    Ok(combine(&beams, &query, cfg))
+    Ok(combine(&beams, &query, &all, cfg))
 }
 
 /// The k best readings of a case, whatever unit the model was trained on.
@@ -638,17 +642,17 @@ mod tests {
         let one = vec![beam("marriage e1 agent=alice\n", -0.1), beam("death e1 agent=bob\n", -2.0)];
         let two = vec![beam("payment e1 agent=bob purpose=e1\n", -0.2), beam("", -0.5)];
         let q = vec![beam("query tax alice 2017\n", 0.0)];
-        let c = combine(&[one.clone(), two.clone()], &q, &BeamConfig { k: 3, length_alpha: 0.6, ..Default::default() });
+        let c = combine(&[one.clone(), two.clone()], &q, &extract(text), &BeamConfig { k: 3, length_alpha: 0.6, ..Default::default() });
         assert_eq!(c.len(), 3);
         assert!(c[0].text.contains("marriage e1") && c[0].text.contains("payment e2 agent = bob purpose = e2"), "{}", c[0].text);
         assert!((c[1].logprob - -0.6).abs() < 1e-9 && (c[2].logprob - -2.2).abs() < 1e-9);
         assert!(c.windows(2).all(|w| w[0].logprob >= w[1].logprob));
         // More readings than k, where asked: every combination, best first.
-        let all = combine(&[one.clone(), two], &q, &BeamConfig { k: 3, readings: Some(10), length_alpha: 0.6, ..Default::default() });
+        let all = combine(&[one.clone(), two], &q, &extract(text), &BeamConfig { k: 3, readings: Some(10), length_alpha: 0.6, ..Default::default() });
         assert_eq!(all.len(), 4, "two beams for each of two sentences");
         assert_eq!(all[..3].iter().map(|b| &b.text).collect::<Vec<_>>(), c.iter().map(|b| &b.text).collect::<Vec<_>>());
         // No query beam: the readings keep their facts and ask nothing.
-        let facts_only = combine(std::slice::from_ref(&one), &[], &BeamConfig { k: 3, length_alpha: 0.6, ..Default::default() });
+        let facts_only = combine(std::slice::from_ref(&one), &[], &extract(text), &BeamConfig { k: 3, length_alpha: 0.6, ..Default::default() });
         assert_eq!(facts_only.iter().map(|b| &b.ir.facts).collect::<Vec<_>>(), one.iter().map(|b| &b.ir.facts).collect::<Vec<_>>());
         assert!(facts_only.iter().all(|b| b.ir.query.is_none()));
     }
@@ -660,14 +664,19 @@ mod tests {
         let two = vec![beam("residence e1 patient=bob_s_house agent=bob\n", -0.1), beam("residence e1 agent=alice patient=bob_s_house\n", -0.5)];
         let q = vec![beam("query tax alice 2017\n", 0.0)];
         let cfg = |k| BeamConfig { k, length_alpha: 0.6, ..Default::default() };
-        let c = combine(&[one.clone(), two.clone()], &q, &cfg(2));
+        let alice = extract("Alice and Bob");
+        let c = combine(&[one.clone(), two.clone()], &q, &alice, &cfg(2));
         assert_eq!(c.len(), 2);
         assert!(c[0].text.contains("agent = alice"), "Bob's residence is stated once first: {}", c[0].text);
         assert!(restates_an_event(&c[1].ir), "the better-scored reading that states it twice is kept after: {}", c[1].text);
-        let only = combine(&[one, two[..1].to_vec()], &q, &cfg(2));
+        let only = combine(&[one.clone(), two[..1].to_vec()], &q, &alice, &cfg(2));
         assert_eq!(only.len(), 1, "where every reading states it twice, one is kept");
         assert!(!restates_an_event(&parse("plan e1\nplan e2\n").unwrap()), "events without roles are told apart by what names them");
         assert!(!restates_an_event(&parse("residence e1 agent=bob\nresidence e2 agent=alice\n").unwrap()));
+        // So does one whose query names someone the case never mentions.
+        let asked = vec![beam("query tax unnamed_husband 2017\n", 0.0), beam("query tax alice 2017\n", -1.0)];
+        let c = combine(&[one], &asked, &alice, &cfg(2));
+        assert!(c[0].text.contains("tax alice") && c[1].text.contains("unnamed_husband"), "{:?}", c.iter().map(|b| &b.text).collect::<Vec<_>>());
     }
 
     #[test]
