@@ -90,9 +90,10 @@ pub struct EvalArgs {
     /// The question asked by this model (its query checkpoint, where it has
     /// one) instead of --model's, as `eval-parser --query-model`: e.g. a
     /// refit's facts with the main recipe's query, the bridge fitted with
-    /// --bridge-model (`experiments/results/refit-query/`).
+    /// --bridge-model (`experiments/results/refit-query/`). Repeated, the
+    /// models ask it together.
     #[arg(long)]
-    query_model: Option<PathBuf>,
+    query_model: Vec<PathBuf>,
     /// Training configuration for --cv.
     #[arg(long, default_value = "parser/configs/main.json")]
     config: PathBuf,
@@ -114,7 +115,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
     if let Some(folds) = args.cv {
         anyhow::ensure!(ensemble.is_empty(), "--cv trains its own models; it takes no --ensemble");
         anyhow::ensure!(args.bridge_model.is_none(), "--cv fits each fold's bridge on its own dev cases; it takes no --bridge-model");
-        anyhow::ensure!(args.query_model.is_none(), "--cv trains its own models; it takes no --query-model");
+        anyhow::ensure!(args.query_model.is_empty(), "--cv trains its own models; it takes no --query-model");
         anyhow::ensure!(args.common.year_shifts.is_empty(), "--cv reads each case once; it takes no --year-shifts");
         anyhow::ensure!(args.common.vote.is_empty(), "--cv trains its own models; it takes no --vote");
         let reports = crate::cv::run(&data, folds, &args.config, &model, k)?;
@@ -142,7 +143,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
     };
     let split = split.as_str();
     let solver = Solver::new()?;
-    let beams = crate::joint::ensemble_beams_for(&cases, &model, ensemble, args.query_model.as_deref(), k, split, &args.common.reading(&solver)?, &solver)?;
+    let beams = crate::joint::ensemble_beams_for(&cases, &model, ensemble, &args.query_model, k, split, &args.common.reading(&solver)?, &solver)?;
     // The bridge's weights are fitted on dev cases only.
     let cfg = fit_on_dev(&data, args.bridge_model.as_ref().unwrap_or(&model), k, &solver)?;
     eprintln!("bridge: {:?}, penalty {}, min agreement {}", cfg.strategy, cfg.penalty, cfg.min_agreement);

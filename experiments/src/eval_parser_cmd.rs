@@ -39,8 +39,10 @@ pub struct EvalParserArgs {
     /// has one) instead of --model's: e.g. a refit's facts with the main
     /// recipe's query (`experiments/results/refit-query/`). Models of
     /// marked sentences; with --held-out it must hold those cases out too.
+    /// Repeated, the models ask it together, as --ensemble's state the
+    /// facts (`experiments/results/query-ensemble/`)
     #[arg(long)]
-    query_model: Option<PathBuf>,
+    query_model: Vec<PathBuf>,
     /// Beam scores are logprob / length^alpha.
     #[arg(long, default_value_t = crate::joint::LENGTH_ALPHA)]
     length_alpha: f64,
@@ -292,7 +294,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         crate::eval_cmd::split_cases(&data, args.common.split)
     };
     anyhow::ensure!(!args.dev || args.common.ensemble.is_empty(), "--dev holds --model's dev cases, which the ensemble's other models may have trained on");
-    anyhow::ensure!(!args.dev || args.query_model.is_none(), "--dev holds --model's dev cases, which --query-model may have trained on");
+    anyhow::ensure!(!args.dev || args.query_model.is_empty(), "--dev holds --model's dev cases, which --query-model may have trained on");
     anyhow::ensure!(!args.dev || args.common.vote.is_empty(), "--dev holds --model's dev cases, which the --vote models may have trained on");
     let solver = lexlog_solver::Solver::new()?;
     let mut saved = match &args.save_beams {
@@ -338,7 +340,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
             }
         }
     }
-    let decoded = crate::joint::decode_cases(&cases, &args.common.model, &args.common.ensemble, args.query_model.as_deref(), &cfg, &args.common.reading(&solver)?)?;
+    let decoded = crate::joint::decode_cases(&cases, &args.common.model, &args.common.ensemble, &args.query_model, &cfg, &args.common.reading(&solver)?)?;
     for (case, beams) in cases.iter().zip(decoded) {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
         let counts: Vec<_> = beams.iter().map(|b| compare(&b.ir, &gold)).collect();

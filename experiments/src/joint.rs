@@ -159,14 +159,14 @@ fn decode_workers(cases: usize, on_cpu: bool) -> Result<usize> {
 }
 
 /// Every case's beams, in the cases' order, by the model in `model_dir`
-/// (with those of `ensemble`; the question asked by the one in
-/// `query_model`, where given), or by one of `reading`'s voters where
+/// (with those of `ensemble`; the question asked by those in
+/// `query_models` together, where given), or by one of `reading`'s voters where
 /// they outvote it. On the CPU several workers take the cases
 /// in turn, each with its own copy of the models and one libtorch thread
 /// (a step's ops are too small to share out between threads); on a GPU
 /// the cases go one after another unless `LEXLOG_DECODE_WORKERS` asks for
 /// more (not yet measured there).
-pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], query_model: Option<&Path>, cfg: &BeamConfig, reading: &Reading) -> Result<Vec<Vec<lexlog_parser::decode::Beam>>> {
+pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], query_models: &[PathBuf], cfg: &BeamConfig, reading: &Reading) -> Result<Vec<Vec<lexlog_parser::decode::Beam>>> {
     let workers = decode_workers(cases.len(), lexlog_parser::device::best_device() == tch::Device::Cpu)?;
     let decode_share = |worker: usize| -> Result<Vec<(usize, Vec<lexlog_parser::decode::Beam>)>> {
         if workers > 1 {
@@ -176,11 +176,11 @@ pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], que
         }
         let models = load_models(model_dir, ensemble)?;
         let models: Vec<&Trained> = models.iter().collect();
-        let asking = query_model.map(|dir| load_models(dir, &[])).transpose()?;
+        let asking = query_models.split_first().map(|(dir, more)| load_models(dir, more)).transpose()?;
         let askers = askers(asking.as_deref(), &models);
         let voters = reading.voters.iter().map(|dir| load_models(dir, &[])).collect::<Result<Vec<_>>>()?;
         let voters: Vec<&Trained> = voters.iter().flatten().collect();
-        let decode = |(i, case): (usize, &&Case)| Ok((i, decode_voted(&models, &askers, &voters, query_model.is_some(), case, cfg, reading).with_context(|| format!("decoding case {}", case.id))?));
+        let decode = |(i, case): (usize, &&Case)| Ok((i, decode_voted(&models, &askers, &voters, !query_models.is_empty(), case, cfg, reading).with_context(|| format!("decoding case {}", case.id))?));
         cases.iter().enumerate().skip(worker).step_by(workers).map(decode).collect()
     };
     if workers == 1 {
@@ -204,25 +204,25 @@ pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], que
 /// Beams of every case, decoded with beam size `k` by the model in
 /// `model_dir`; cached in that directory as `beams-<tag>-k<k>-d<decoder>-a<alpha>-n<stand-ins>[-y<shift>...].jsonl`.
 pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
-    ensemble_beams_for(cases, model_dir, &[], None, k, tag, &Reading::once(true), solver)
+    ensemble_beams_for(cases, model_dir, &[], &[], k, tag, &Reading::once(true), solver)
 }
 
 /// As [`beams_for`], decoded by the model in `model_dir` and those in
-/// `ensemble` together, the question asked by the one in `query_model`
-/// where given; the cache's tag then names them (a hash of their
+/// `ensemble` together, the question asked by those in `query_models`
+/// together where given; the cache's tag then names them (a hash of their
 /// directories).
 /// `reading` as for [`decode_case`].
 #[allow(clippy::too_many_arguments)]
-pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], query_model: Option<&Path>, k: usize, tag: &str, reading: &Reading, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
+pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], query_models: &[PathBuf], k: usize, tag: &str, reading: &Reading, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
     // A query checkpoint asks the query (one decodes otherwise without it).
     let tag = if model_dir.join(lexlog_parser::train::QUERY_WEIGHTS).is_file() { format!("{tag}-q") } else { tag.to_string() };
     let tag = match ensemble {
         [] => tag,
         more => format!("{tag}-ens{:016x}", dirs_hash(more)),
     };
-    let tag = match query_model {
-        None => tag,
-        Some(q) => format!("{tag}-ask{:016x}", dirs_hash([q])),
+    let tag = match query_models {
+        [] => tag,
+        asking => format!("{tag}-ask{:016x}", dirs_hash(asking)),
     };
     // Keyed by the decoder's version and length normalisation too: either
     // changed decodes anew.
@@ -241,7 +241,7 @@ pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf
         }
         out.clear();
     }
-    let decoded = decode_cases(cases, model_dir, ensemble, query_model, &beam_config(k, solver), reading)?;
+    let decoded = decode_cases(cases, model_dir, ensemble, query_models, &beam_config(k, solver), reading)?;
     let mut w = std::io::BufWriter::new(std::fs::File::create(&cache).with_context(|| format!("creating {}", cache.display()))?);
     for (case, beams) in cases.iter().zip(decoded) {
         let beams: Vec<Beam> = beams.into_iter().map(|b| Beam { text: b.text, logprob: b.logprob }).collect();

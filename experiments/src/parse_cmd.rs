@@ -23,9 +23,9 @@ pub struct ParseArgs {
     #[arg(long = "ensemble")]
     ensemble: Vec<PathBuf>,
     /// The question asked by this model (its query checkpoint, where it has
-    /// one) instead of --model's, as in `lexlog eval`.
+    /// one) instead of --model's, as in `lexlog eval` (repeated: together).
     #[arg(long)]
-    query_model: Option<PathBuf>,
+    query_model: Vec<PathBuf>,
     /// Fit the bridge on this model's dev cases instead of --model's (a
     /// refit has none), as in `lexlog eval`.
     #[arg(long)]
@@ -100,7 +100,7 @@ pub fn run(args: ParseArgs) -> Result<()> {
     let solver = Solver::new()?;
     let models = crate::joint::load_models(&args.model, &args.ensemble)?;
     let models: Vec<_> = models.iter().collect();
-    let asking = args.query_model.as_deref().map(|dir| crate::joint::load_models(dir, &[])).transpose()?;
+    let asking = args.query_model.split_first().map(|(dir, more)| crate::joint::load_models(dir, more)).transpose()?;
     let askers = crate::joint::askers(asking.as_deref(), &models);
     let cfg = crate::joint::beam_config(args.k, &solver);
     let decoded = crate::joint::decode_case(&models, &askers, &text, args.question.trim(), &cfg, &crate::shifts::Reading { share_rests: args.share_rests, ..crate::shifts::Reading::once(!args.keep_names) })?;

@@ -1,6 +1,6 @@
 //! `lexlog parse` with the main job's flags: a model as its own ensemble
-//! member, question asker and bridge reads as the model alone, and a
-//! missing member or asker is an error naming it.
+//! member, question asker (once or twice over) and bridge reads as the
+//! model alone, and a missing member or asker is an error naming it.
 
 mod common;
 
@@ -32,11 +32,17 @@ fn parse_reads_with_the_main_jobs_flags() {
     // The mean of one model's probabilities twice is that model's.
     assert_eq!(beams(&alone), beams(&with_flags));
     assert!(!beams(&alone).is_empty());
+    // So is a question asked by the model twice over.
+    let (ok, asked_twice, err) = parse(&["--query-model", model, "--query-model", model]);
+    assert!(ok, "{err}");
+    assert_eq!(beams(&alone), beams(&asked_twice));
 
     let (ok, _, err) = parse(&["--ensemble", "no-such-member"]);
     assert!(!ok && err.contains("no-such-member"), "{err}");
     let (ok, _, err) = parse(&["--query-model", "no-such-asker"]);
     assert!(!ok && err.contains("no-such-asker"), "{err}");
+    let (ok, _, err) = parse(&["--query-model", model, "--query-model", "no-such-second-asker"]);
+    assert!(!ok && err.contains("no-such-second-asker"), "{err}");
     let (ok, _, err) = parse(&["--bridge-model", "no-such-bridge"]);
     assert!(!ok && err.contains("no-such-bridge"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
