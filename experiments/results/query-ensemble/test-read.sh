@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Test, read after the decision: the main job's five models (as
+# ../share-rests/test-read.sh finds them), the question asked by the main
+# recipe's model alone (A, as main had it) and by it with the refit's
+# seed 17 (B). Parser figures and the joint evaluation for each. Run
+# from anywhere; writes beside this script.
+set -euo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+cd "$HERE/../../.."
+source .ci/env
+LEXLOG=./target/release/lexlog
+MODELS="${LEXLOG_CACHE:-$HOME/.cache/lexlog}/models"
+one() {
+  local found=("$MODELS"/$1-????????????)
+  [ ${#found[@]} -eq 1 ] && [ -f "${found[0]}/complete" ] || { echo "expected one finished $MODELS/$1-<key>, found: ${found[*]}" >&2; exit 1; }
+  echo "${found[0]}"
+}
+FACTS=(--model "$(one refit_since)")
+for seed in 18 19 20; do FACTS+=(--ensemble "$(one refit_since-s$seed)"); done
+A=(--query-model "$(one main)")
+B=(--query-model "$(one main)" --query-model "$(one refit_since)")
+"$LEXLOG" eval-parser --split test "${FACTS[@]}" "${A[@]}" --k 8 --json --per-case --share-rests > "$HERE/test-askA.json"
+"$LEXLOG" eval-parser --split test "${FACTS[@]}" "${B[@]}" --k 8 --json --per-case --share-rests > "$HERE/test-askB.json"
+"$LEXLOG" eval --split test "${FACTS[@]}" "${A[@]}" --bridge-model "$(one main)" --share-rests > "$HERE/joint-askA.txt"
+"$LEXLOG" eval --split test "${FACTS[@]}" "${B[@]}" --bridge-model "$(one main)" --share-rests > "$HERE/joint-askB.txt"
