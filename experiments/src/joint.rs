@@ -202,7 +202,7 @@ pub fn decode_cases(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf], que
 }
 
 /// Beams of every case, decoded with beam size `k` by the model in
-/// `model_dir`; cached in that directory as `beams-<tag>-k<k>-d<decoder>-a<alpha>-n<stand-ins>[-y<shift>...].jsonl`.
+/// `model_dir`; cached in that directory as `beams-<tag>-k<k>-d<decoder>-a<alpha>-n<stand-ins>[-y<shift>...]-s<sources>.jsonl`.
 pub fn beams_for(cases: &[&Case], model_dir: &Path, k: usize, tag: &str, solver: &Solver) -> Result<BTreeMap<String, Vec<Beam>>> {
     ensemble_beams_for(cases, model_dir, &[], &[], k, tag, &Reading::once(true), solver)
 }
@@ -224,11 +224,8 @@ pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf
         [] => tag,
         asking => format!("{tag}-ask{:016x}", dirs_hash(asking)),
     };
-    // Keyed by the decoder's version and length normalisation too: either
-    // changed decodes anew.
     let names = if reading.stand_ins { format!("n{STAND_INS_VERSION}") } else { "kept".to_string() };
-    let names = format!("{names}{}", reading.cache_tag());
-    let cache = model_dir.join(format!("beams-{tag}-k{k}-d{}-a{LENGTH_ALPHA}-{names}.jsonl", lexlog_parser::decode::VERSION));
+    let cache = model_dir.join(beam_cache_name(&tag, k, &format!("{names}{}", reading.cache_tag())));
     let mut out = BTreeMap::new();
     if cache.is_file() {
         let f = std::fs::File::open(&cache).with_context(|| format!("reading {}", cache.display()))?;
@@ -249,6 +246,16 @@ pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf
         out.insert(case.id.clone(), beams);
     }
     Ok(out)
+}
+
+/// The hash of the sources a beam depends on (`experiments/build.rs`).
+pub const BEAM_SOURCES: &str = env!("LEXLOG_BEAM_SOURCES");
+
+/// A beam cache's file name: keyed by the decoder's version, the length
+/// normalisation and the code that wrote it, so that any of them changed
+/// decodes anew.
+fn beam_cache_name(tag: &str, k: usize, names: &str) -> String {
+    format!("beams-{tag}-k{k}-d{}-a{LENGTH_ALPHA}-{names}-s{}.jsonl", lexlog_parser::decode::VERSION, &BEAM_SOURCES[..8])
 }
 
 /// Length normalisation of beam scores at test (log-prob / len^α),
@@ -505,4 +512,17 @@ fn fit_on(dev: Vec<&Case>, model_dir: &Path, k: usize, solver: &Solver) -> Resul
         }
     }
     Ok(best.map(|b| b.2).unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_beam_cache_is_named_by_the_code_that_wrote_it() {
+        assert_eq!(BEAM_SOURCES.len(), 16);
+        assert!(BEAM_SOURCES.chars().all(|c| c.is_ascii_hexdigit()));
+        let name = beam_cache_name("test", 8, "n1-rest3");
+        assert_eq!(name, format!("beams-test-k8-d{}-a{LENGTH_ALPHA}-n1-rest3-s{}.jsonl", lexlog_parser::decode::VERSION, &BEAM_SOURCES[..8]));
+    }
 }
