@@ -40,7 +40,7 @@ pub struct EvalParserArgs {
     /// recipe's query (`experiments/results/refit-query/`). Models of
     /// marked sentences; with --held-out it must hold those cases out too.
     /// Repeated, the models ask it together, as --ensemble's state the
-    /// facts (`experiments/results/query-ensemble/`)
+    /// facts (`experiments/results/query-ensemble/`).
     #[arg(long)]
     query_model: Vec<PathBuf>,
     /// Beam scores are logprob / length^alpha.
