@@ -249,7 +249,7 @@ pub fn ensemble_beams_for(cases: &[&Case], model_dir: &Path, ensemble: &[PathBuf
 }
 
 /// The hash of the sources a beam depends on (`experiments/build.rs`).
-pub const BEAM_SOURCES: &str = env!("LEXLOG_BEAM_SOURCES");
+const BEAM_SOURCES: &str = env!("LEXLOG_BEAM_SOURCES");
 
 /// A beam cache's file name: keyed by the decoder's version, the length
 /// normalisation and the code that wrote it, so that any of them changed

@@ -26,20 +26,24 @@ pub fn asks_the_unnamed(ir: &CaseIr, mentions: &[Mention]) -> bool {
         Some(Query::Tax { person, .. }) => vec![person.clone()],
         None => return false,
     };
-    if asked.is_empty() {
+    let mentioned: HashSet<String> = mentions.iter().flat_map(|m| value_names(&m.value)).collect();
+    let unmentioned: Vec<&String> = asked.iter().filter(|n| !mentioned.contains(*n)).collect();
+    // Most queries name only what the case mentions: the facts (a
+    // hundred-year series unrolled) are read only for the others.
+    if unmentioned.is_empty() {
         return false;
     }
     let Ok(facts) = expand(&ir.facts) else { return false };
-    let mut known: HashSet<String> = mentions.iter().flat_map(|m| value_names(&m.value)).collect();
+    let mut written: HashSet<String> = HashSet::new();
     for f in &facts {
         let terms: Vec<&Term> = match f {
             GroundFact::Type { id, .. } => vec![id],
             GroundFact::Role { event, value, .. } => vec![event, value],
             GroundFact::Assert { args, .. } => args.iter().collect(),
         };
-        known.extend(terms.into_iter().flat_map(term_names));
+        written.extend(terms.into_iter().flat_map(term_names));
     }
-    asked.iter().any(|n| !known.contains(n))
+    unmentioned.iter().any(|n| !written.contains(*n))
 }
 
 /// The names a term gives (a list's, one by one).

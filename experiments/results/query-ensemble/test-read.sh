@@ -10,12 +10,7 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 cd "$HERE/../../.."
 source .ci/env
 LEXLOG=./target/release/lexlog
-MODELS="${LEXLOG_CACHE:-$HOME/.cache/lexlog}/models"
-one() {
-  local found=("$MODELS"/$1-????????????)
-  [ ${#found[@]} -eq 1 ] && [ -f "${found[0]}/complete" ] || { echo "expected one finished $MODELS/$1-<key>, found: ${found[*]}" >&2; exit 1; }
-  echo "${found[0]}"
-}
+source experiments/results/cached-models.sh
 FACTS=(--model "$(one refit_since)")
 for seed in 18 19 20; do FACTS+=(--ensemble "$(one refit_since-s$seed)"); done
 A=(--query-model "$(one main)")

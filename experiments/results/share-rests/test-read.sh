@@ -11,13 +11,7 @@ cd "$HERE/../../.."
 bash .ci/main > "$HERE/ci-main-rests.txt"
 source .ci/env
 LEXLOG=./target/release/lexlog
-MODELS="${LEXLOG_CACHE:-$HOME/.cache/lexlog}/models"
-# The one model of each name that .ci/main trained (its cache key: 12 hex digits).
-one() {
-  local found=("$MODELS"/$1-????????????)
-  [ ${#found[@]} -eq 1 ] && [ -f "${found[0]}/complete" ] || { echo "expected one finished $MODELS/$1-<key>, found: ${found[*]}" >&2; exit 1; }
-  echo "${found[0]}"
-}
+source experiments/results/cached-models.sh
 ENSEMBLE=()
 for seed in 18 19 20; do ENSEMBLE+=(--ensemble "$(one refit_since-s$seed)"); done
 ARGS=(--split test --model "$(one refit_since)" "${ENSEMBLE[@]}" --query-model "$(one main)")
