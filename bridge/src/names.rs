@@ -8,6 +8,8 @@
 //! given the real names back: what entity anonymisation does in semantic
 //! parsing, here one-for-one names.
 
+use lexlog_data::english::is_function_word;
+
 /// The maximal runs of `text`'s characters that are `inside`, with their
 /// byte offsets.
 fn spans(text: &str, inside: impl Fn(char) -> bool) -> Vec<(usize, &str)> {
@@ -55,19 +57,18 @@ fn capitalised(name: &str) -> String {
     cs.next().map_or_else(String::new, |c| c.to_uppercase().chain(cs.flat_map(char::to_lowercase)).collect())
 }
 
-/// Capitalised words that name no person: English function words (a
-/// sentence starts with them), months and days, and the words of citations
-/// and answers.
+/// Capitalised words that name no person besides English function words
+/// (a sentence starts with them): months and days, and the words of
+/// citations and answers.
 const NOT_PEOPLE: &[&str] = &[
-    "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "before", "both", "but", "by", "can", "did", "do", "does", "during",
-    "each", "either", "every", "for", "from", "had", "has", "have", "he", "her", "hers", "his", "how", "if", "in", "is", "it", "its", "many", "much",
-    "neither", "no", "none", "nor", "not", "of", "on", "one", "or", "our", "over", "she", "since", "so", "some", "such", "that", "the", "their",
-    "them", "then", "there", "these", "they", "this", "those", "through", "to", "under", "until", "was", "we", "were", "what", "when", "where",
-    "whether", "which", "while", "who", "whom", "whose", "why", "will", "with", "within", "would", "yes", "you", "january", "february", "march",
-    "april", "may", "june", "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug",
-    "sep", "sept", "oct", "nov", "dec", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "section", "sections",
-    "entailment", "contradiction",
+    "yes", "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "jan", "feb",
+    "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+    "sunday", "section", "sections", "entailment", "contradiction",
 ];
+
+fn names_no_one(word: &str) -> bool {
+    is_function_word(word) || NOT_PEOPLE.iter().any(|n| n.eq_ignore_ascii_case(word))
+}
 
 /// Words after which a capitalised word names a place or a thing, not a
 /// person: "in Stanley", "the Canadian Government", "a Mexican citizen".
@@ -116,10 +117,9 @@ pub fn unfamiliar_people(text: &str, familiar: &[&str]) -> Vec<String> {
         if any_capital(w) && (before_place || after_place || demonym) {
             place[i] = true;
         }
-        let in_run = (prev_i.is_some_and(|j| joined(j, i)) && prev.is_some_and(|p| any_capital(p) && !NOT_PEOPLE.contains(&p.to_lowercase().as_str())))
+        let in_run = (prev_i.is_some_and(|j| joined(j, i)) && prev.is_some_and(|p| any_capital(p) && !names_no_one(p)))
             || (next_i.is_some_and(|j| joined(i, j)) && next.is_some_and(any_capital));
-        let lower = w.to_lowercase();
-        if !capital(w) || place[i] || in_run || NOT_PEOPLE.contains(&lower.as_str()) || familiar.iter().any(|f| f.eq_ignore_ascii_case(w)) {
+        if !capital(w) || place[i] || in_run || names_no_one(w) || familiar.iter().any(|f| f.eq_ignore_ascii_case(w)) {
             continue;
         }
         if !out.iter().any(|o| o.eq_ignore_ascii_case(w)) {

@@ -3,6 +3,7 @@
 
 pub mod argtype;
 pub mod dataset;
+pub mod english;
 pub mod errata;
 mod error;
 pub mod fold;

@@ -14,7 +14,7 @@ use tch::{Kind, Tensor};
 
 /// Changes whenever decoding may give other beams (cached beams of an older
 /// version are not reused).
-pub const VERSION: u32 = 39;
+pub const VERSION: u32 = 40;
 
 /// The most actions a query search runs to. SARA's longest query is 17
 /// actions; a search where fewer than k hypotheses end would otherwise

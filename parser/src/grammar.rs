@@ -16,6 +16,7 @@ use crate::people::is_first_name;
 use crate::target::{earlier_event, event_number, max_event, Token, DATE_WORDS, LINE_WORDS};
 use chrono::{Datelike, NaiveDate};
 use lexlog_data::{ArgType, EventKind, Predicate, Role, SectionId, Value};
+use lexlog_data::english::is_function_word;
 use std::collections::HashMap;
 
 /// The predicates a query may ask, by name: the argument types of each of
@@ -302,9 +303,11 @@ fn names_role(s: &str) -> bool {
     Role::from_name(s).is_some()
 }
 
-/// A word no name may be: a predicate's or a role's.
+/// A word no name may be: a predicate's or a role's, or an English
+/// function word ([`is_function_word`]: beams copied "they" as an agent
+/// and asked `s1_a [of] 2017 _ 24056`).
 fn reserved_word(s: &str) -> bool {
-    names_predicate(s) || names_role(s)
+    names_predicate(s) || names_role(s) || is_function_word(s)
 }
 
 /// Whether a query line may end here: each variable it names, it names

@@ -7,15 +7,11 @@
 # from anywhere; writes beside this script.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
-cd "$HERE/../../.."
-source .ci/env
-LEXLOG=./target/release/lexlog
-source experiments/results/cached-models.sh
-FACTS=(--model "$(one refit_since)")
-for seed in 18 19 20; do FACTS+=(--ensemble "$(one refit_since-s$seed)"); done
+source "$HERE/../cached-models.sh"
+main_job_models
 A=(--query-model "$(one main)")
 B=(--query-model "$(one main)" --query-model "$(one refit_since)")
-C=("${B[@]}" --query-model "$(one refit_since-s18)")
+C=("${ASKERS[@]}")
 if [ "${1:-}" = C ]; then
   "$LEXLOG" eval-parser --split test "${FACTS[@]}" "${C[@]}" --k 8 --json --per-case --share-rests > "$HERE/test-askC.json"
   "$LEXLOG" eval --split test "${FACTS[@]}" "${C[@]}" --bridge-model "$(one main)" --share-rests > "$HERE/joint-askC.txt"
