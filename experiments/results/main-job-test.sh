@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Test, read after a decision: `bash .ci/main`'s arrangement (the refit's
+# four seeds state the facts; the main recipe's seed 17 and the refit's
+# seeds 17 and 18 ask) with the decoder as built. Writes the parser's
+# figures to DIR/test.json and the joint evaluation to DIR/joint.txt.
+# Usage: bash main-job-test.sh DIR
+set -euo pipefail
+OUT="$(cd "$1" && pwd)"
+source "$(dirname "$0")/cached-models.sh"
+main_job_models
+"$LEXLOG" eval-parser --split test "${FACTS[@]}" "${ASKERS[@]}" --k 8 --json --per-case --share-rests > "$OUT/test.json"
+"$LEXLOG" eval --split test "${FACTS[@]}" "${ASKERS[@]}" --bridge-model "$(one main)" --share-rests > "$OUT/joint.txt"
