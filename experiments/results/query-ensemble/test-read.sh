@@ -11,11 +11,8 @@ source "$HERE/../cached-models.sh"
 main_job_models
 A=(--query-model "$(one main)")
 B=(--query-model "$(one main)" --query-model "$(one refit_since)")
-C=("${ASKERS[@]}")
 if [ "${1:-}" = C ]; then
-  "$LEXLOG" eval-parser --split test "${FACTS[@]}" "${C[@]}" --k 8 --json --per-case --share-rests > "$HERE/test-askC.json"
-  "$LEXLOG" eval --split test "${FACTS[@]}" "${C[@]}" --bridge-model "$(one main)" --share-rests > "$HERE/joint-askC.txt"
-  exit 0
+  exec bash "$HERE/../main-job-test.sh" "$HERE" -askC
 fi
 "$LEXLOG" eval-parser --split test "${FACTS[@]}" "${A[@]}" --k 8 --json --per-case --share-rests > "$HERE/test-askA.json"
 "$LEXLOG" eval-parser --split test "${FACTS[@]}" "${B[@]}" --k 8 --json --per-case --share-rests > "$HERE/test-askB.json"

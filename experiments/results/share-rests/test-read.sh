@@ -9,8 +9,6 @@ set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 cd "$HERE/../../.."
 bash .ci/main > "$HERE/ci-main-rests.txt"
-source .ci/env
-LEXLOG=./target/release/lexlog
 source experiments/results/cached-models.sh
 ENSEMBLE=()
 for seed in 18 19 20; do ENSEMBLE+=(--ensemble "$(one refit_since-s$seed)"); done
