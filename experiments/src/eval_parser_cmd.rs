@@ -192,6 +192,10 @@ struct CaseReport {
     counts: Counts,
     /// Where the gold IR is among the beams (0 = top), if it is.
     gold_rank: Option<usize>,
+    /// The first beam with the gold facts (whatever its query), and the
+    /// first with the gold query (whatever its facts).
+    facts_rank: Option<usize>,
+    query_rank: Option<usize>,
     /// With `--errors N`: what the top beam gets wrong.
     #[serde(skip_serializing_if = "Option::is_none")]
     errors: Option<TopErrors>,
@@ -359,7 +363,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         }
         let section = crate::solve_cmd::section_of(case);
         let errors = args.errors.map(|n| TopErrors::of(&top_errors, &gold, n));
-        per_case.push(CaseReport { case: case.id.clone(), section: section.clone(), counts: c, gold_rank: *ranks.last().unwrap_or(&None), errors });
+        per_case.push(CaseReport { case: case.id.clone(), section: section.clone(), counts: c, gold_rank: *ranks.last().unwrap_or(&None), facts_rank: *fact_ranks.last().unwrap_or(&None), query_rank: *query_ranks.last().unwrap_or(&None), errors });
         sections.entry(section).or_default().push(c);
         let seen = crate::parser_cmd::asks_only(case, &asked);
         by_predicate.entry(if seen { "asked_in_train" } else { "never_asked_in_train" }.to_string()).or_default().push(c);
