@@ -349,9 +349,12 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         let gold = lexlog_data::linear::canonical_ids(&case.ir);
         let counts: Vec<_> = beams.iter().map(|b| compare(&b.ir, &gold)).collect();
         let c = counts.first().copied().unwrap_or_else(|| compare(&lexlog_data::CaseIr::default(), &gold));
-        ranks.push(counts.iter().position(|c| c.exact));
-        fact_ranks.push(counts.iter().position(|c| c.false_positives == 0 && c.false_negatives == 0));
-        query_ranks.push(counts.iter().position(|c| c.query_correct));
+        let gold_rank = counts.iter().position(|c| c.exact);
+        let facts_rank = counts.iter().position(|c| c.false_positives == 0 && c.false_negatives == 0);
+        let query_rank = counts.iter().position(|c| c.query_correct);
+        ranks.push(gold_rank);
+        fact_ranks.push(facts_rank);
+        query_ranks.push(query_rank);
         let top_errors = beams.first().map_or_else(|| fact_errors(&lexlog_data::CaseIr::default(), &gold), |b| fact_errors(&b.ir, &gold));
         if !beams.is_empty() {
             for f in &top_errors.missing {
@@ -363,7 +366,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         }
         let section = crate::solve_cmd::section_of(case);
         let errors = args.errors.map(|n| TopErrors::of(&top_errors, &gold, n));
-        per_case.push(CaseReport { case: case.id.clone(), section: section.clone(), counts: c, gold_rank: *ranks.last().unwrap_or(&None), facts_rank: *fact_ranks.last().unwrap_or(&None), query_rank: *query_ranks.last().unwrap_or(&None), errors });
+        per_case.push(CaseReport { case: case.id.clone(), section: section.clone(), counts: c, gold_rank, facts_rank, query_rank, errors });
         sections.entry(section).or_default().push(c);
         let seen = crate::parser_cmd::asks_only(case, &asked);
         by_predicate.entry(if seen { "asked_in_train" } else { "never_asked_in_train" }.to_string()).or_default().push(c);
