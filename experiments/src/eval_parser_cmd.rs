@@ -350,7 +350,7 @@ pub fn run(args: EvalParserArgs) -> Result<()> {
         let counts: Vec<_> = beams.iter().map(|b| compare(&b.ir, &gold)).collect();
         let c = counts.first().copied().unwrap_or_else(|| compare(&lexlog_data::CaseIr::default(), &gold));
         let gold_rank = counts.iter().position(|c| c.exact);
-        let facts_rank = counts.iter().position(|c| c.false_positives == 0 && c.false_negatives == 0);
+        let facts_rank = counts.iter().position(Counts::facts_right);
         let query_rank = counts.iter().position(|c| c.query_correct);
         ranks.push(gold_rank);
         fact_ranks.push(facts_rank);

@@ -122,6 +122,13 @@ pub struct Counts {
     pub query_correct: bool,
 }
 
+impl Counts {
+    /// Whether the reading states the gold facts, whatever its query.
+    pub fn facts_right(&self) -> bool {
+        self.false_positives == 0 && self.false_negatives == 0
+    }
+}
+
 /// The kind of a ground fact, for error breakdowns: `type payment`,
 /// `role start`, `assert s151_c`.
 pub fn fact_type(f: &GroundFact) -> String {
