@@ -58,6 +58,8 @@ pub struct Solver {
     text: PredId,
     asked_date: PredId,
     tax: PredId,
+    /// The places the rules document as a year, by predicate and arity.
+    year_places: HashMap<(String, usize), Vec<usize>>,
     pub limits: Limits,
 }
 
@@ -101,7 +103,12 @@ impl Solver {
         let text = program.pred("text", 1);
         let asked_date = program.pred("asked_date", 1);
         let tax = program.pred("tax", 3);
+        let mut year_places = HashMap::new();
         for (file, source) in files {
+            for (name, places) in crate::places::documented(&[source.as_str()]) {
+                let years: Vec<usize> = places.iter().enumerate().filter(|(_, p)| p.starts_with("year")).map(|(i, _)| i).collect();
+                year_places.entry((name, places.len())).or_insert(years);
+            }
             program.add_source(&file, &source)?;
         }
         let strata = stratify(&program)?;
@@ -136,6 +143,7 @@ impl Solver {
             text,
             asked_date,
             tax,
+            year_places,
             limits: Limits::default(),
         })
     }
@@ -300,6 +308,7 @@ impl Solver {
         let mut asked_years: Vec<i64> = Vec::new();
         match &ir.query {
             Some(Query::Tax { person, year }) => {
+                calendar_year(case, "tax", *year)?;
                 asked_years.push(*year);
                 let p = Val::Sym(loaded.symbols.intern(person));
                 loaded.db.insert(self.mentioned, &[p]);
@@ -308,13 +317,18 @@ impl Solver {
                 for g in goals {
                     match g {
                         Goal::Holds(a) => {
-                            for t in &a.args {
+                            let year_places = self.year_places.get(&(a.pred.as_str().to_string(), a.args.len()));
+                            for (i, t) in a.args.iter().enumerate() {
                                 match t {
                                     Term::Value(Value::Int(n)) => {
                                         // Demand: numbers the query asks about seed the
                                         // rules that compute from a given amount.
                                         loaded.db.insert(self.asked_number, &[Val::Int(*n)]);
-                                        if is_year(*n) {
+                                        if year_places.is_some_and(|p| p.contains(&i)) {
+                                            // A year the rules document as one, however far off.
+                                            calendar_year(case, a.pred.as_str(), *n)?;
+                                            asked_years.push(*n);
+                                        } else if is_year(*n) {
                                             asked_years.push(*n);
                                         }
                                     }
@@ -334,7 +348,10 @@ impl Solver {
                                 }
                             }
                         }
-                        Goal::FirstDay { year, .. } => asked_years.push(*year),
+                        Goal::FirstDay { year, .. } => {
+                            calendar_year(case, "first_day", *year)?;
+                            asked_years.push(*year)
+                        }
                         _ => {}
                     }
                 }
@@ -342,10 +359,16 @@ impl Solver {
             None => {}
         }
         // The statutes look back at most two years (§2(a)(1)(A)) and one
-        // more for the year before that (§3306(a)).
-        let (span, back) = if asked_years.is_empty() { (&years, 1) } else { (&asked_years, YEARS_BACK) };
-        if let (Some(&lo), Some(&hi)) = (span.iter().min(), span.iter().max()) {
-            for y in (lo - back)..=(hi + 1) {
+        // more for the year before that (§3306(a)). Each asked year brings
+        // its own window, so that years far apart do not span the centuries
+        // between them.
+        let windows: Vec<(i64, i64)> = if asked_years.is_empty() {
+            years.iter().min().zip(years.iter().max()).map(|(&lo, &hi)| (lo - 1, hi + 1)).into_iter().collect()
+        } else {
+            asked_years.iter().map(|&y| (y - YEARS_BACK, y + 1)).collect()
+        };
+        for (lo, hi) in windows {
+            for y in lo..=hi {
                 loaded.db.insert(self.calendar_year, &[Val::Int(y)]);
             }
         }
@@ -492,6 +515,18 @@ fn max_var(body: &[Literal]) -> usize {
 /// How many years before the asked ones the rules may need.
 const YEARS_BACK: i64 = 3;
 
+/// A year the query asks must have calendar dates: no answer is given for
+/// one that has none.
+fn calendar_year(case: &str, asked: &str, year: i64) -> Result<(), SolverError> {
+    if (1..=9999).contains(&year) {
+        return Ok(());
+    }
+    let message = format!("the query asks {asked} for the year {year}, which has no calendar dates (1-9999)");
+    Err(SolverError::Case { case: case.into(), message })
+}
+
+/// A number in a place no rule documents as a year is taken for one where
+/// it could be.
 fn is_year(y: i64) -> bool {
     (1900..=2200).contains(&y)
 }

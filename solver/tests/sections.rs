@@ -51,6 +51,10 @@ const WED: &str = "marriage m1 agent=ann agent=ben start=2010-06-01";
 holds!(s7703_a_1_married_at_close, WED, "s7703_a_1 ann _ _ _ 2012");
 fails!(s7703_a_1_before_the_wedding, WED, "s7703_a_1 ann _ _ _ 2009");
 holds!(s7703_a_1_at_death, format!("{WED}\ndeath d1 agent=ben start=2014-03-02"), "s7703_a_1 ann ben _ 2014-03-02 2014");
+// A year the rules document as one is asked however far off it is.
+holds!(s7703_a_1_centuries_on, WED, "s7703_a_1 ann _ _ _ 2500");
+holds!(s7703_a_1_years_centuries_apart, WED, "s7703_a_1 ann _ _ _ 2012 & s7703_a_1 ann _ _ _ 2600");
+holds!(s7703_a_1_long_ago, "marriage m1 agent=ann agent=ben start=1850-06-01", "s7703_a_1 ann _ _ _ 1870");
 fails!(s7703_a_1_widowed, format!("{WED}\ndeath d1 agent=ben start=2014-03-02"), "s7703_a_1 ann _ _ _ 2015");
 holds!(s7703_a_2_decree, format!("{WED}\nlegal_separation l1 patient=m1 agent=\"decree of separate maintenance\" start=2013-05-05"), "s7703_a_2 ann _ _ _ 2014");
 fails!(s7703_a_2_before_decree, format!("{WED}\nlegal_separation l1 patient=m1 agent=\"decree of separate maintenance\" start=2013-05-05"), "s7703_a_2 ann _ _ _ 2012");
@@ -192,6 +196,15 @@ mod checks {
         ] {
             let err = solver().solve("bad", &linear::parse(src).unwrap()).expect_err(src).to_string();
             assert!(err.contains("case bad") && err.contains(fact), "{err}");
+        }
+    }
+
+    #[test]
+    fn the_solver_refuses_a_year_without_calendar_dates() {
+        for (query, asked) in [("s7703_a_1 ann _ _ _ 10000", "s7703_a_1"), ("tax ann 0", "tax")] {
+            let src = format!("marriage m1 agent=ann agent=ben start=2010-06-01\nquery {query}\n");
+            let err = solver().solve("far", &linear::parse(&src).unwrap()).expect_err(&src).to_string();
+            assert!(err.contains("case far") && err.contains(&format!("asks {asked} for the year")), "{err}");
         }
     }
 
