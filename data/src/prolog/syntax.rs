@@ -52,6 +52,22 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// The character at `pos`; the source is UTF-8.
+    fn char_at(&self, pos: usize) -> Option<char> {
+        let end = (pos + 4).min(self.src.len());
+        (pos + 1..=end).find_map(|e| std::str::from_utf8(&self.src[pos..e]).ok()).and_then(|s| s.chars().next())
+    }
+
+    /// The length in bytes of a name's or variable's character at `pos`:
+    /// a letter or digit of any script, or `_`.
+    fn word_char_len(&self, pos: usize) -> Option<usize> {
+        match self.src.get(pos)? {
+            b if b.is_ascii_alphanumeric() || *b == b'_' => Some(1),
+            b if b.is_ascii() => None,
+            _ => self.char_at(pos).filter(|c| c.is_alphanumeric()).map(char::len_utf8),
+        }
+    }
+
     fn skip_layout(&mut self) -> Result<()> {
         while self.pos < self.src.len() {
             let c = self.src[self.pos];
@@ -143,16 +159,14 @@ impl<'a> Lexer<'a> {
                 text.parse()
                     .map_err(|_| self.err(line, format!("number out of range: {text}")))?,
             )
-        } else if c.is_ascii_alphabetic() || c == b'_' {
-            while self
-                .src
-                .get(self.pos)
-                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
-            {
-                self.pos += 1;
+        } else if c == b'_' || self.char_at(start).is_some_and(char::is_alphabetic) {
+            // As in SWI-Prolog, letters of any script: a capital or `_`
+            // starts a variable, any other letter a name.
+            while let Some(n) = self.word_char_len(self.pos) {
+                self.pos += n;
             }
             let text = String::from_utf8_lossy(&self.src[start..self.pos]).into_owned();
-            if c.is_ascii_uppercase() || c == b'_' {
+            if c == b'_' || self.char_at(start).is_some_and(char::is_uppercase) {
                 Tok::Var(text)
             } else {
                 Tok::Name(text)
@@ -163,7 +177,8 @@ impl<'a> Lexer<'a> {
             Tok::Str(self.quoted(b'"')?)
         } else if c == b'(' && start > 0 && {
             let p = self.src[start - 1];
-            p.is_ascii_alphanumeric() || p == b'_' || p == b'\'' || SYMBOL_CHARS.contains(&p)
+            // A byte past ASCII ends a letter of another script.
+            p.is_ascii_alphanumeric() || !p.is_ascii() || p == b'_' || p == b'\'' || SYMBOL_CHARS.contains(&p)
         } {
             self.pos += 1;
             Tok::FunctorOpen
@@ -184,7 +199,8 @@ impl<'a> Lexer<'a> {
             }
             Tok::Name(String::from_utf8_lossy(&self.src[start..self.pos]).into_owned())
         } else {
-            return Err(self.err(line, format!("unexpected character {:?}", c as char)));
+            let c = self.char_at(start).unwrap_or(char::REPLACEMENT_CHARACTER);
+            return Err(self.err(line, format!("unexpected character {c:?}")));
         };
         Ok(Some((tok, line)))
     }
@@ -473,6 +489,15 @@ mod tests {
         let body = cs[0].body.as_ref().unwrap();
         assert_eq!(body.functor(), Some((";", 2)));
         assert_eq!(body.args()[0].functor(), Some((",", 2)));
+    }
+
+    #[test]
+    fn names_and_variables_take_letters_of_any_script() {
+        let cs = parse_clauses("agent_(zoë_and_josé, zoë).\np(Ölaf) :- q(Ölaf).\n", "t.pl", 1).unwrap();
+        assert_eq!(cs[0].head.as_ref().unwrap().to_string(), "agent_(zoë_and_josé,zoë)");
+        assert_eq!(cs[1].var_names, ["Ölaf"]);
+        let err = parse_clauses("a(x → y).", "case.pl", 4).unwrap_err();
+        assert_eq!(err.to_string(), "case.pl:4: unexpected character '→'");
     }
 
     #[test]
