@@ -154,6 +154,11 @@ pub struct TrainConfig {
     /// `augment_since` says it: those sentences' units alone.
     #[serde(default)]
     pub augment_split_cost: bool,
+    /// Each epoch after the first trains on renamed and rescaled copies
+    /// drawn anew (the config's seed plus the epoch's index) in place of the
+    /// first epoch's; the vocabulary covers them all.
+    #[serde(default)]
+    pub augment_fresh: bool,
     /// Add this many recombinations (one case's text, then another's text
     /// and question) per short train case.
     #[serde(default)]

@@ -31,7 +31,7 @@ pub struct StepTiming {
 pub fn time_steps(cfg: &TrainConfig, train_examples: Vec<Example>, extra_vocab: &[String], tokenizer_dir: &Path, warmup: usize, steps: usize, device: Device) -> Result<StepTiming, ParserError> {
     let Run { data, vs, model, .. } = start_run(cfg, train_examples, extra_vocab, tokenizer_dir, None, device)?;
     let mut opt = optimizer(cfg, &vs)?;
-    let total_steps = total_steps(cfg, &data.train);
+    let total_steps = total_steps(cfg, &data);
     let epoch = epoch_batches(cfg, &data.train, 0);
     if warmup + steps > epoch.len() {
         return Err(ParserError::Config(format!("{} steps asked of an epoch of {}", warmup + steps, epoch.len())));

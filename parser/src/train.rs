@@ -347,6 +347,16 @@ pub struct RunData {
     pub dev: Vec<Prepared>,
     pub vocab: Vocab,
     pub tok: SourceTokenizer,
+    /// With `augment_fresh`, the units of epochs 1, 2, …: their copies
+    /// drawn anew; empty otherwise.
+    pub later: Vec<Vec<Prepared>>,
+}
+
+impl RunData {
+    /// The units epoch `epoch` (from 0) trains on.
+    pub fn epoch_units(&self, epoch: usize) -> &[Prepared] {
+        epoch.checked_sub(1).and_then(|e| self.later.get(e)).unwrap_or(&self.train)
+    }
 }
 
 /// The units `cfg` trains on, from the train split's `train_examples`
@@ -355,7 +365,13 @@ pub struct RunData {
 /// places for the section its question cites.
 pub fn run_data(cfg: &TrainConfig, train_examples: Vec<Example>, extra_vocab: &[String], tokenizer_dir: &Path, schema: Option<&QuerySchema>) -> Result<RunData, ParserError> {
     let (train_set, dev_set) = split_dev(without_held_out(train_examples, &cfg.held_out), cfg.dev_fraction, cfg.seed, cfg.dev_groups);
-    let mut train_set = if cfg.augment { crate::augment::augment(train_set, cfg.seed, crate::augment::Moves { years: cfg.augment_years, percentages: cfg.augment_percentages }) } else { train_set };
+    let moves = crate::augment::Moves { years: cfg.augment_years, percentages: cfg.augment_percentages };
+    let fresh = cfg.augment && cfg.augment_fresh;
+    if fresh && cfg.recombine > 0 {
+        return Err(ParserError::Config("augment_fresh draws copies only, not recombinations".into()));
+    }
+    let originals = if fresh { train_set.clone() } else { Vec::new() };
+    let mut train_set = if cfg.augment { crate::augment::augment(train_set, cfg.seed, moves) } else { train_set };
     let since = if cfg.augment_since { crate::since::since_units(&train_set, cfg.unit, cfg.seed) } else { Vec::new() };
     let conjoined = if cfg.augment_conjoin { crate::conjoin::conjoined_units(&train_set, cfg.unit, cfg.seed) } else { Vec::new() };
     let split_cost = if cfg.augment_split_cost { crate::split_cost::split_cost_units(&train_set, cfg.unit, cfg.seed) } else { Vec::new() };
@@ -365,23 +381,37 @@ pub fn run_data(cfg: &TrainConfig, train_examples: Vec<Example>, extra_vocab: &[
     }
     // Sentence units after the dev split: a case's sentences stay together.
     let (mut train_set, mut dev_set) = (crate::sentences::units_for(&train_set, cfg.unit), crate::sentences::units_for(&dev_set, cfg.unit));
-    if cfg.schema_hint {
-        let schema = schema.ok_or_else(|| ParserError::Config("schema_hint needs the solver's query schema".into()))?;
-        if cfg.unit != Unit::MarkedSentence {
-            return Err(ParserError::Config("schema_hint needs marked_sentence units".into()));
+    let hint = |units: &mut Vec<Example>| -> Result<(), ParserError> {
+        if cfg.schema_hint {
+            let schema = schema.ok_or_else(|| ParserError::Config("schema_hint needs the solver's query schema".into()))?;
+            if cfg.unit != Unit::MarkedSentence {
+                return Err(ParserError::Config("schema_hint needs marked_sentence units".into()));
+            }
+            for e in units.iter_mut().filter(|e| e.id.ends_with(QUERY_UNIT)) {
+                e.source = schema.hinted(&e.source, &e.mentions);
+            }
         }
-        for e in train_set.iter_mut().chain(&mut dev_set).filter(|e| e.id.ends_with(QUERY_UNIT)) {
-            e.source = schema.hinted(&e.source, &e.mentions);
-        }
+        Ok(())
+    };
+    hint(&mut train_set)?;
+    hint(&mut dev_set)?;
+    let extras: Vec<Example> = since.into_iter().chain(conjoined).chain(split_cost).collect();
+    // Later epochs: the originals with copies drawn anew, and the same extras.
+    let mut later = Vec::new();
+    for epoch in 1..if fresh { cfg.epochs } else { 0 } {
+        let copies = crate::augment::augment(originals.clone(), cfg.seed.wrapping_add(epoch as u64), moves);
+        let mut units = crate::sentences::units_for(&copies, cfg.unit);
+        hint(&mut units)?;
+        units.extend(extras.iter().cloned());
+        later.push(units);
     }
-    train_set.extend(since);
-    train_set.extend(conjoined);
-    train_set.extend(split_cost);
-    let vocab = Vocab::build(train_set.iter().map(|e| (e.target.as_slice(), e.mentions.as_slice())), extra_vocab);
+    train_set.extend(extras);
+    let vocab = Vocab::build(train_set.iter().chain(later.iter().flatten()).map(|e| (e.target.as_slice(), e.mentions.as_slice())), extra_vocab);
     let tok = SourceTokenizer::from_dir(tokenizer_dir)?;
     let train = prepare(train_set, &tok, &vocab)?;
     let dev = prepare(dev_set, &tok, &vocab)?;
-    Ok(RunData { train, dev, vocab, tok })
+    let later = later.into_iter().map(|units| prepare(units, &tok, &vocab)).collect::<Result<_, _>>()?;
+    Ok(RunData { train, dev, vocab, tok, later })
 }
 
 /// A model of `model_cfg` for `vocab`, its encoder loaded from
@@ -433,8 +463,8 @@ pub fn epoch_batches(cfg: &TrainConfig, data: &[Prepared], epoch: usize) -> Vec<
 }
 
 /// The steps of the whole run, over which the learning rate decays.
-pub fn total_steps(cfg: &TrainConfig, data: &[Prepared]) -> usize {
-    (0..cfg.epochs).map(|e| epoch_batches(cfg, data, e).len()).sum::<usize>().max(1)
+pub fn total_steps(cfg: &TrainConfig, data: &RunData) -> usize {
+    (0..cfg.epochs).map(|e| epoch_batches(cfg, data.epoch_units(e), e).len()).sum::<usize>().max(1)
 }
 
 /// The learning rate of the decoder at `step` of `total_steps`: linear
@@ -472,7 +502,8 @@ pub fn train(
     device: Device,
     on_step: &mut dyn FnMut(&Progress),
 ) -> Result<Metrics, ParserError> {
-    let Run { model_cfg, data: RunData { train: train_data, dev: dev_data, vocab, .. }, mut vs, model } = start_run(cfg, train_examples, extra_vocab, tokenizer_dir, schema, device)?;
+    let Run { model_cfg, data, mut vs, model } = start_run(cfg, train_examples, extra_vocab, tokenizer_dir, schema, device)?;
+    let (dev_data, vocab) = (&data.dev, &data.vocab);
     let signatures = schema.map(|s| s.signatures.clone());
     std::fs::create_dir_all(out).map_err(|source| ParserError::Io { path: out.to_path_buf(), source })?;
     let meta = CheckpointMeta { train: cfg.clone(), model: model_cfg.clone(), vocab: vocab.tokens.clone() };
@@ -486,7 +517,7 @@ pub fn train(
     }
     write_atomic(&out.join("config.json"), serde_json::to_string_pretty(&meta)?.as_bytes())?;
 
-    let mut metrics = Metrics { best_dev_loss: f64::INFINITY, device: format!("{device:?}"), train_cases: train_data.len(), dev_cases: dev_data.len(), ..Default::default() };
+    let mut metrics = Metrics { best_dev_loss: f64::INFINITY, device: format!("{device:?}"), train_cases: data.train.len(), dev_cases: dev_data.len(), ..Default::default() };
     let mut start_epoch = 0;
     if resuming {
         load_weights(&mut vs, &out.join("last.safetensors"))?;
@@ -496,7 +527,7 @@ pub fn train(
     }
 
     let mut opt = optimizer(cfg, &vs)?;
-    let total_steps = total_steps(cfg, &train_data);
+    let total_steps = total_steps(cfg, &data);
     let started = Instant::now();
     let mut stale = 0;
     let mut step = metrics.step;
@@ -504,7 +535,8 @@ pub fn train(
         let mut epoch_loss = 0.0;
         let mut seen = 0;
         let epoch_start = Instant::now();
-        for chunk in &epoch_batches(cfg, &train_data, epoch) {
+        let train_data = data.epoch_units(epoch);
+        for chunk in &epoch_batches(cfg, train_data, epoch) {
             let batch: Vec<&Prepared> = chunk.iter().map(|&i| &train_data[i]).collect();
             let l = train_step(cfg, &model, &mut opt, &batch, step, total_steps, device);
             epoch_loss += l * batch.len() as f64;

@@ -43,6 +43,7 @@ fn tiny_config() -> TrainConfig {
         augment_since: false,
         augment_conjoin: false,
         augment_split_cost: false,
+        augment_fresh: false,
         held_out: Vec::new(),
         recombine: 0,
         eval_every: 50,
@@ -87,6 +88,30 @@ fn schema_hint_reads_the_cited_sections_places_after_each_question_only() {
         }
     }
     assert!(hinted > 0, "no question cites a section");
+}
+
+#[test]
+fn fresh_copies_rename_anew_each_epoch_and_the_vocabulary_covers_them() {
+    let examples = eight_short_cases();
+    let minilm = minilm_dir().unwrap();
+    let units = |p: &[lexlog_parser::train::Prepared]| p.iter().map(|p| (p.example.id.clone(), p.example.source.clone())).collect::<Vec<_>>();
+    let cfg = TrainConfig { augment: true, epochs: 3, ..tiny_config() };
+    let kept = lexlog_parser::train::run_data(&cfg, examples.clone(), &[], &minilm, None).unwrap();
+    assert!(kept.later.is_empty());
+    let fresh = lexlog_parser::train::run_data(&TrainConfig { augment_fresh: true, ..cfg.clone() }, examples.clone(), &[], &minilm, None).unwrap();
+    assert_eq!(fresh.later.len(), 2);
+    // The first epoch is the copies' usual draw; each later one, as many units, renamed otherwise.
+    assert_eq!(units(&fresh.train), units(&kept.train));
+    for later in &fresh.later {
+        assert_eq!(later.len(), fresh.train.len());
+        let (a, b) = (units(later), units(&fresh.train));
+        let originals = a.iter().filter(|u| b.contains(u)).count();
+        assert_eq!(originals, examples.len(), "only the originals recur");
+    }
+    assert_ne!(units(&fresh.later[0]), units(&fresh.later[1]));
+    assert!(fresh.vocab.len() >= kept.vocab.len());
+    let recombining = TrainConfig { augment_fresh: true, recombine: 1, ..cfg };
+    assert!(lexlog_parser::train::run_data(&recombining, examples, &[], &minilm, None).is_err());
 }
 
 #[test]
