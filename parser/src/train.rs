@@ -559,8 +559,8 @@ pub fn train(
             // Without a dev set (tests, a refit on all of train), the train
             // loss selects, whatever `select` says.
             let eval_start = Instant::now();
-            let mut scores = if dev_data.is_empty() { DevScores { dev_loss: metrics.train_loss, ..Default::default() } } else { evaluate(&model, &dev_data, device) };
-            scores.query_decoded = decoded_queries(&model, &dev_data, &vocab, signatures.clone(), device);
+            let mut scores = if dev_data.is_empty() { DevScores { dev_loss: metrics.train_loss, ..Default::default() } } else { evaluate(&model, dev_data, device) };
+            scores.query_decoded = decoded_queries(&model, dev_data, vocab, signatures.clone(), device);
             let eval_seconds = eval_start.elapsed().as_secs_f64();
             let (dev_loss, dev_acc) = (scores.dev_loss, scores.dev_accuracy);
             metrics.dev_loss = dev_loss;
