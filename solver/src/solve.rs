@@ -58,8 +58,10 @@ pub struct Solver {
     text: PredId,
     asked_date: PredId,
     tax: PredId,
-    /// The places the rules document as a year, by predicate and arity.
-    year_places: HashMap<(String, usize), Vec<usize>>,
+    /// The places the rules type as a year and nothing else
+    /// ([`crate::signature`]), by predicate and arity; inferred when first
+    /// asked, as few queries need them.
+    year_places: std::sync::OnceLock<HashMap<(String, usize), Vec<usize>>>,
     pub limits: Limits,
 }
 
@@ -103,12 +105,7 @@ impl Solver {
         let text = program.pred("text", 1);
         let asked_date = program.pred("asked_date", 1);
         let tax = program.pred("tax", 3);
-        let mut year_places = HashMap::new();
         for (file, source) in files {
-            for (name, places) in crate::places::documented(&[source.as_str()]) {
-                let years: Vec<usize> = places.iter().enumerate().filter(|(_, p)| p.starts_with("year")).map(|(i, _)| i).collect();
-                year_places.entry((name, places.len())).or_insert(years);
-            }
             program.add_source(&file, &source)?;
         }
         let strata = stratify(&program)?;
@@ -143,7 +140,7 @@ impl Solver {
             text,
             asked_date,
             tax,
-            year_places,
+            year_places: std::sync::OnceLock::new(),
             limits: Limits::default(),
         })
     }
@@ -317,18 +314,17 @@ impl Solver {
                 for g in goals {
                     match g {
                         Goal::Holds(a) => {
-                            let year_places = self.year_places.get(&(a.pred.as_str().to_string(), a.args.len()));
                             for (i, t) in a.args.iter().enumerate() {
                                 match t {
                                     Term::Value(Value::Int(n)) => {
                                         // Demand: numbers the query asks about seed the
                                         // rules that compute from a given amount.
                                         loaded.db.insert(self.asked_number, &[Val::Int(*n)]);
-                                        if year_places.is_some_and(|p| p.contains(&i)) {
-                                            // A year the rules document as one, however far off.
-                                            calendar_year(case, a.pred.as_str(), *n)?;
+                                        if is_year(*n) {
                                             asked_years.push(*n);
-                                        } else if is_year(*n) {
+                                        } else if self.is_year_place(a.pred.as_str(), a.args.len(), i) {
+                                            // A year by the rules' types, however far off.
+                                            calendar_year(case, a.pred.as_str(), *n)?;
                                             asked_years.push(*n);
                                         }
                                     }
@@ -373,6 +369,16 @@ impl Solver {
             }
         }
         Ok(loaded)
+    }
+
+    /// Whether the rules type place `i` of `pred`/`arity` as a year and
+    /// nothing else.
+    fn is_year_place(&self, pred: &str, arity: usize, i: usize) -> bool {
+        let places = self.year_places.get_or_init(|| {
+            let years = |types: &[crate::ArgType]| types.iter().enumerate().filter(|(_, t)| **t == crate::ArgType::YEAR).map(|(i, _)| i).collect();
+            self.argument_types().into_iter().map(|(key, types)| (key, years(&types))).collect()
+        });
+        places.get(&(pred.to_string(), arity)).is_some_and(|p: &Vec<usize>| p.contains(&i))
     }
 
     /// Solves a case: its query against its facts.
@@ -525,8 +531,8 @@ fn calendar_year(case: &str, asked: &str, year: i64) -> Result<(), SolverError> 
     Err(SolverError::Case { case: case.into(), message })
 }
 
-/// A number in a place no rule documents as a year is taken for one where
-/// it could be.
+/// A number that could be a year is taken for one (an amount of 2000 too:
+/// the years asked only bound what the rules range over).
 fn is_year(y: i64) -> bool {
     (1900..=2200).contains(&y)
 }

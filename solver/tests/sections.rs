@@ -114,6 +114,8 @@ holds!(s63_c_2_C_other_case, "income i1 agent=ann amount=1 start=2016-12-31", "s
 holds!(s63_c_7_ii_later_years, "income i1 agent=ann amount=1 start=2020-12-31", "s63_c_7_ii 2020 12000");
 holds!(s63_f_1_A_aged, "birth b1 agent=ann start=1940-01-01", "s63_f_1_A ann 2016");
 fails!(s63_f_1_A_young, "birth b1 agent=ann start=1980-01-01", "s63_f_1_A ann 2016");
+holds!(s63_f_1_A_centuries_on, "birth b1 agent=ann start=2440-01-01", "s63_f_1_A ann 2510");
+fails!(s63_f_1_A_young_centuries_on, "birth b1 agent=ann start=2480-01-01", "s63_f_1_A ann 2510");
 holds!(s63_f_2_A_blind, "blindness b1 agent=ann start=2001-01-01", "s63_f_2_A ann 2016");
 holds!(s68_b_1_C_single, "income i1 agent=ann amount=1 start=2016-12-31", "s68_b_1_C ann 250000 2016");
 holds!(s68_f_later_years, "income i1 agent=ann amount=1 start=2019-12-31", "s68_f 2019");
