@@ -127,10 +127,11 @@ in_law_rel(X, T, R) :- mother_in_law(R), agent(R, X), patient(R, T).
 in_law_rel(X, T, R) :- brother_in_law(R), agent(R, X), patient(R, T).
 in_law_rel(X, T, R) :- sister_in_law(R), agent(R, X), patient(R, T).
 % §152(d)(2)(H): not the taxpayer's spouse at any time during the year, has
-% the same principal place of abode and is a member of the household.
+% the same principal place of abode for the taxable year (all of it) and is a
+% member of the household.
 % s152_d_2_H(Individual, Taxpayer, Year, Place, Start, End)
-s152_d_2_H(X, T, Y, H, S, E) :- shared_residence(X, T, H, R), during_year(R, Y), relation_dates(R, S, E),
-    \+ married_during(X, T, _, Y).
+s152_d_2_H(X, T, Y, H, S, E) :- shared_residence(X, T, H, R), relation_dates(R, S, E),
+    shared_abode_days(X, T, H, Y, N), year_length(Y, N), \+ married_during(X, T, _, Y).
 shared_residence(X, T, H, R) :- residence(R), agent(R, X), agent(R, T), X \== T, patient(R, H).
 shared_residence(X, T, H, R) :- residence(R), agent(R, X), patient(R, H), residence(R2), agent(R2, T),
     patient(R2, H), X \== T.

@@ -71,11 +71,11 @@ s2_b_1_A(P, H, X, Y) :- maintains_home(P, H, Y), hoh_person(P, X, Y), abode_over
 hoh_person(P, X, Y) :- s2_b_1_A_i(P, X, Y).
 hoh_person(P, X, Y) :- s2_b_1_A_ii(P, X, Y).
 
-% §2(b)(1)(B): maintains a household that is for the year the principal
-% place of abode of his father or mother, for whom he is entitled to a §151
-% deduction.
+% §2(b)(1)(B): maintains a household that is for the year (all of it, where
+% (A) asks more than half) the principal place of abode of his father or
+% mother, for whom he is entitled to a §151 deduction.
 % s2_b_1_B(Taxpayer, Household, Parent, Year)
-s2_b_1_B(P, H, X, Y) :- maintains(P, H, Y), parent(X, P), abode_over_half(X, H, Y), dependent_151(X, P, Y).
+s2_b_1_B(P, H, X, Y) :- maintains(P, H, Y), parent(X, P), abode_for_year(X, H, Y), dependent_151(X, P, Y).
 
 % §2(b)(1): head of household: not married at the close of the year, not a
 % surviving spouse, and (A) or (B).

@@ -78,6 +78,10 @@ fails!(s152_d_2_C_not_parent, "brother b1 agent=gus patient=ann", "s152_d_2_C gu
 holds!(s152_d_2_F_aunt, "father f1 agent=gus patient=ann\nsister s1 agent=hal patient=gus", "s152_d_2_F hal ann _ _ _");
 holds!(s152_d_2_G_in_law, "father f1 agent=gus patient=ben\nmarriage m1 agent=ann agent=ben start=2001-01-01", "s152_d_2_G ann gus _ _");
 holds!(s152_d_1_B_no_income, "father f1 agent=gus patient=ann", "s152_d_1_B gus 2016");
+// (H) asks the same abode "for the taxable year": Dan moves in in April 2014.
+const HOUSEMATE: &str = "residence r1 agent=ann agent=dan patient=flat start=2014-04-15";
+holds!(s152_d_2_H_all_year, HOUSEMATE, "s152_d_2_H dan ann 2015 _ _ _");
+fails!(s152_d_2_H_part_of_the_year, HOUSEMATE, "s152_d_2_H dan ann 2014 _ _ _");
 fails!(s152_d_1_B_income, "father f1 agent=gus patient=ann\nincome i1 agent=gus amount=900 start=2016-06-30", "s152_d_1_B gus 2016");
 
 // -- §151 -------------------------------------------------------------------
@@ -99,6 +103,11 @@ holds!(s2_b_head_of_household, WIDOW, "s2_b ann _ _ 2017");
 fails!(s2_b_not_while_surviving_spouse, WIDOW, "s2_b ann _ _ 2015");
 holds!(s2_b_3_A_nonresident_alien, "nonresident_alien n1 agent=ann start=2013-01-01 end=2013-03-01", "s2_b_3_A ann 2013");
 fails!(s2_b_3_A_resident, "nonresident_alien n1 agent=ann start=2013-01-01 end=2013-03-01", "s2_b_3_A ann 2014");
+// §2(b)(1)(B) asks the parent's abode "for such taxable year", where (A)
+// asks "for more than one-half": Gus leaves on Aug 1st, 2017.
+const PARENT: &str = "father f1 agent=gus patient=ann\nresidence r1 agent=gus patient=house start=2010-01-01 end=2017-08-01\nfor Y in 2010..2020 {\n  payment p_{Y} agent=ann amount=10 purpose=house start=first_day(Y) end=last_day(Y)\n  income i_{Y} agent=ann amount=30000 start=last_day(Y)\n}";
+holds!(s2_b_1_B_parent_all_year, PARENT, "s2_b_1_B ann house gus 2016");
+fails!(s2_b_1_B_parent_part_of_the_year, PARENT, "s2_b_1_B ann _ _ 2017");
 
 // -- §63, §68, §1 -----------------------------------------------------------
 // A deduction the case states is the amount, not one more beside the derived
