@@ -92,8 +92,8 @@ earned_income(X, Y, E) :- individual(X), calendar_year(Y), aggregate_all(sum(A),
 s63_c_6(P, Y) :- s63_c_6_A(P, _, _, Y).
 s63_c_6(P, Y) :- s63_c_6_B(P, Y).
 s63_c_6(P, Y) :- s63_c_6_D(P, Y).
-% s63_c_6_A(Taxpayer, Spouse, Itemizer, Year)
-s63_c_6_A(P, S, I, Y) :- married_during(P, S, _, Y), \+ joint_return_for(P, S, Y), spouse_or_self(P, S, I), itemizes(I, Y).
+% s63_c_6_A(Taxpayer, Spouse, Itemizer, Year): married under §7703 ((g)).
+s63_c_6_A(P, S, I, Y) :- married(P, S, Y), \+ joint_return_for(P, S, Y), spouse_or_self(P, S, I), itemizes(I, Y).
 spouse_or_self(P, _, P) :- individual(P).
 spouse_or_self(_, S, S) :- individual(S).
 % s63_c_6_B(Taxpayer, Year)

@@ -126,6 +126,11 @@ fails!(s63_f_1_A_young, "birth b1 agent=ann start=1980-01-01", "s63_f_1_A ann 20
 holds!(s63_f_1_A_centuries_on, "birth b1 agent=ann start=2440-01-01", "s63_f_1_A ann 2510");
 fails!(s63_f_1_A_young_centuries_on, "birth b1 agent=ann start=2480-01-01", "s63_f_1_A ann 2510");
 holds!(s63_f_2_A_blind, "blindness b1 agent=ann start=2001-01-01", "s63_f_2_A ann 2016");
+// §63(g): marital status under §7703, so a divorce decree of March 2016
+// leaves Ann unmarried for 2016, whatever Ben itemizes.
+const DIVORCED: &str = "marriage m1 agent=ann agent=ben start=2010-01-01\nlegal_separation l1 patient=m1 agent=\"decree of divorce\" start=2016-03-01\nfor Y in 2014..2017 {\n  income i_{Y} agent=ann amount=40000 start=last_day(Y)\n  income j_{Y} agent=ben amount=40000 start=last_day(Y)\n  deduction d_{Y} agent=ben amount=5000 start=last_day(Y)\n}";
+holds!(s63_c_6_A_spouse_itemizes, DIVORCED, "s63_c_6_A ann _ _ 2015");
+fails!(s63_c_6_A_divorced_during_the_year, DIVORCED, "s63_c_6_A ann _ _ 2016");
 holds!(s68_b_1_C_single, "income i1 agent=ann amount=1 start=2016-12-31", "s68_b_1_C ann 250000 2016");
 holds!(s68_f_later_years, "income i1 agent=ann amount=1 start=2019-12-31", "s68_f 2019");
 holds!(s1_c_ii_bracket, "income i1 agent=ann amount=1 start=2016-12-31", "s1_c_ii 30000 5527");
