@@ -151,8 +151,10 @@ s3306_c(S, R, E, _, D, _) :- s3306_c_A(S, R, E, D), \+ excepted(S).
 s3306_c(S, R, E, _, D, _) :- s3306_c_B(S, R, E, D), \+ excepted(S).
 employment(S, R, E) :- s3306_c(S, R, E, _, _, _).
 
-% Days on which Employer employed Employee, stated day by day.
-employment_day(R, E, D) :- s3306_c(_, R, E, _, D, _), D == D.
+% Days on which Employer employed Employee, stated day by day, counted for
+% (a)(1)(B): neither domestic service ((a)(1), last sentence) nor
+% agricultural labor, for which (a)(2) counts the days.
+employment_day(R, E, D) :- s3306_c(S, R, E, _, D, _), D == D, \+ domestic_item(S), \+ agricultural_item(S).
 
 % -- §3306(b): wages ------------------------------------------------------
 % Remuneration for employment, before the exceptions.
@@ -216,9 +218,12 @@ s3306_b(A, P, S, R, E, _, _, _, _, R, E) :- remuneration(P, S, R, E, A), \+ excl
 wage_item(R, E, Y, P, A) :- s3306_b(A, P, _, R, E, _, _, _, _, _, _), nonvar(P), start(P, D), Y is year(D).
 wage_item(R, E, Y, S, A) :- s3306_b(A, P, S, R, E, _, _, _, _, _, _), var(P), end(S, D), Y is year(D).
 % §3306(b)(1): only the first $7,000 paid to an individual in a year.
-wages_to(R, E, Y, W) :- wage_item(R, E, Y, _, _), aggregate_all(sum(A), wage_item(R, E, Y, _, A), T), W is min(T, 7000).
+% (Of an employer under (a)(3) alone, only the wages for domestic service:
+% (a)(4).)
+wages_to(R, E, Y, W) :- taxed_wage_item(R, E, Y, _, _), aggregate_all(sum(A), taxed_wage_item(R, E, Y, _, A), T),
+    W is min(T, 7000).
 % (Each employee's wages stay distinct in the sum through the employee.)
-total_wages(R, Y, W) :- wage_item(R, _, Y, _, _), aggregate_all(sum(A), wages_to(R, _, Y, A), W).
+total_wages(R, Y, W) :- taxed_wage_item(R, _, Y, _, _), aggregate_all(sum(A), wages_to(R, _, Y, A), W).
 total_wages(R, Y, W) :- total_wages_employer(R, W, S, _), Y is year(S).
 
 % -- §3306(a): employer ---------------------------------------------------
@@ -273,6 +278,13 @@ farm_weeks(R, Y, N) :- farm_week(R, Y, _), aggregate_all(count, farm_week(R, Y, 
 % s3306_a_3(Employer, Year, Wages)
 s3306_a_3(R, Y, W) :- domestic_cash(R, Y, W), W >= 1000.
 s3306_a_3(R, Y, W) :- domestic_cash(R, Y0, W), W >= 1000, Y is Y0 + 1, calendar_year(Y).
+
+% §3306(a)(4): an employer under (3) alone is no employer with respect to
+% wages paid for other service.
+domestic_employer_only(R, Y) :- s3306_a_3(R, Y, _), \+ s3306_a_1(R, Y, _), \+ s3306_a_2_A(R, Y, _),
+    \+ s3306_a_2_B(R, Y).
+taxed_wage_item(R, E, Y, X, A) :- wage_item(R, E, Y, X, A), \+ domestic_employer_only(R, Y).
+taxed_wage_item(R, E, Y, X, A) :- wage_item(R, E, Y, X, A), domestic_employer_only(R, Y), domestic_item(X).
 
 % §3306(a): s3306_a(Employer, Year, Wages)
 s3306_a(R, Y, W) :- s3306_a_1(R, Y, W).

@@ -160,6 +160,37 @@ fails!(s3306_a_1_A_stated_wages_under_threshold, format!("{STATED_WAGES}\ns3306_
 holds!(s3306_a_1_A_stated_wages_at_threshold, format!("{STATED_WAGES}\ns3306_b 1500 _ w1 ann joe _ _ _ _ ann joe"), "s3306_a_1_A ann 2017 _");
 fails!(s3306_a_1_A_wages_dated_by_the_end_of_the_work, STATED_WAGES, "s3306_a_1_A joe 2016 _");
 holds!(s3306_a_1_A_wages_of_the_year_before, STATED_WAGES, "s3306_a_1_A joe 2019 _");
+// Joe works for Ann on a Monday of each of ten weeks of 2017, $150 in cash
+// a day: §3306(a)(1) takes no account of domestic service, which (a)(3)
+// counts instead.
+fn ten_weeks(purpose: &str, place: &str) -> String {
+    (0..10)
+        .map(|k| {
+            let day = chrono::NaiveDate::from_ymd_opt(2017, 1, 2).unwrap() + chrono::Duration::weeks(k);
+            format!(
+                "service w{k} agent=joe patient=ann purpose=\"{purpose}\" location={place} location=\"usa\" start={day} end={day}\n\
+                 payment p{k} agent=ann patient=joe purpose=w{k} amount=150 means=\"cash\" start={day}\n"
+            )
+        })
+        .collect()
+}
+holds!(s3306_a_1_B_ten_weeks, ten_weeks("cleaning the shop", "shop"), "s3306_a_1_B ann 2017");
+fails!(s3306_a_1_B_not_domestic_service, ten_weeks("domestic service", "\"private home\""), "s3306_a_1_B ann 2017");
+holds!(s3306_a_3_domestic_service, ten_weeks("domestic service", "\"private home\""), "s3306_a_3 ann 2017 _");
+// §3306(a)(4): Ann employs Joe in her home ($3,000 in cash: (a)(3)) and Kim
+// in her shop; paid $1,000, Kim's wages make her no (a)(1) employer, and the
+// excise counts Joe's alone; paid $2,000, they do, and it counts both.
+fn home_and_shop(shop: u32) -> String {
+    format!(
+        "service w1 agent=joe patient=ann purpose=\"domestic service\" location=\"private home\" location=\"usa\" start=2017-02-01 end=2017-09-02\n\
+         payment p1 agent=ann patient=joe purpose=w1 amount=3000 means=\"cash\" start=2017-09-02\n\
+         service w2 agent=kim patient=ann purpose=\"cleaning the shop\" location=\"usa\" start=2017-03-01 end=2017-03-10\n\
+         payment p2 agent=ann patient=kim purpose=w2 amount={shop} start=2017-03-10"
+    )
+}
+holds!(s3301_domestic_employer_only, home_and_shop(1000), "s3301 ann 2017 3000 180");
+fails!(s3301_not_wages_for_other_service, home_and_shop(1000), "s3301 ann 2017 4000 240");
+holds!(s3301_employer_under_both, home_and_shop(2000), "s3301 ann 2017 5000 300");
 // 6% of the first $7,000.
 holds!(s3301_excise, SHOP, "s3301 ann 2016 7000 420");
 holds!(s3306_b_11_in_kind_farm_pay, "service w1 agent=joe patient=ann purpose=\"agricultural labor\" start=2016-03-01\npayment p1 agent=ann patient=joe purpose=w1 amount=900 means=\"hay\" start=2016-11-30", "s3306_b_11 p1 w1");
