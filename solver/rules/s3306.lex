@@ -19,10 +19,15 @@ private_home(S) :- location(S, L), mentions(L, home).
 
 in_united_states(S) :- location(S, L), us_place(L).
 in_united_states(S) :- service(S), \+ location(S, _).
-us_place(L) :- mentions(L, usa).
-us_place(L) :- country(L, C), mentions(C, usa).
+us_place(L) :- names_usa(L).
+us_place(L) :- country(L, C), names_usa(C).
+% "usa", "united states", "us", "u.s.", "u.s.a.".
+names_usa(X) :- mentions(X, usa).
+names_usa(X) :- mentions(X, united), mentions(X, states), \+ mentions(X, mexican).
+names_usa(X) :- mentions(X, us).
+names_usa(X) :- mentions(X, u), mentions(X, s).
 outside_united_states(S) :- service(S), location(S, _), \+ in_united_states(S).
-us_citizen(X) :- citizenship(E), agent(E, X), patient(E, C), mentions(C, usa).
+us_citizen(X) :- citizenship(E), agent(E, X), patient(E, C), names_usa(C).
 american_employer_of(X) :- american_employer(E), agent(E, X).
 
 % -- §3306(c): employment --------------------------------------------------
@@ -79,9 +84,17 @@ s3306_c_5(S, R, E, D) :- work(S, R, E), spouse_rel(E, R, _), service_day(S, D).
 s3306_c_5(S, R, E, D) :- work(S, R, E), parent(R, E), born(E, B), start(S, D), D < add_years(B, 21).
 
 % Employers that are governments or organizations, read from their names.
-us_government(X) :- mentions(X, united), mentions(X, states), mentions(X, government).
-foreign_government(X) :- mentions(X, government), \+ us_government(X).
-state_government(X) :- mentions(X, state), \+ us_government(X), \+ foreign_government(X).
+us_government(X) :- mentions(X, government), names_usa(X).
+us_government(X) :- mentions(X, government), mentions(X, federal).
+% A State or a political subdivision of one ("maryland state government",
+% "baltimore county").
+state_government(X) :- mentions(X, state), \+ us_government(X).
+state_government(X) :- local_government_word(W), mentions(X, W), \+ us_government(X).
+local_government_word(commonwealth).
+local_government_word(county).
+local_government_word(municipality).
+local_government_word(township).
+foreign_government(X) :- mentions(X, government), \+ us_government(X), \+ state_government(X).
 % §3306(c)(6): in the employ of the United States Government.
 % s3306_c_6(Service)
 s3306_c_6(S) :- work(S, R, _), us_government(R).

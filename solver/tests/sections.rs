@@ -191,6 +191,22 @@ fn home_and_shop(shop: u32) -> String {
 holds!(s3301_domestic_employer_only, home_and_shop(1000), "s3301 ann 2017 3000 180");
 fails!(s3301_not_wages_for_other_service, home_and_shop(1000), "s3301 ann 2017 4000 240");
 holds!(s3301_employer_under_both, home_and_shop(2000), "s3301 ann 2017 5000 300");
+// Governments read from their names, however the case spells them.
+fn employed_by(employer: &str, place: &str) -> String {
+    format!(
+        "service w1 agent=ann patient=\"{employer}\" location=\"{place}\" start=2017-01-01 end=2017-12-31\n\
+         payment p1 agent=\"{employer}\" patient=ann purpose=w1 amount=73200 start=2017-12-31"
+    )
+}
+holds!(s3306_c_6_federal_government, employed_by("federal government", "usa"), "s3306_c_6 w1");
+holds!(s3306_c_6_us_government, employed_by("u.s. government", "usa"), "s3306_c_6 w1");
+fails!(s3306_c_6_not_a_foreign_government, employed_by("canadian government", "canada"), "s3306_c_6 w1");
+holds!(s3306_c_11_foreign_government, employed_by("canadian government", "canada"), "s3306_c_11 w1 _ ann");
+holds!(s3306_c_7_state_government, employed_by("maryland state government", "usa"), "s3306_c_7 w1");
+fails!(s3306_c_11_not_a_state_government, employed_by("maryland state government", "usa"), "s3306_c_11 w1 _ ann");
+holds!(s3306_c_7_county, employed_by("baltimore county", "usa"), "s3306_c_7 w1");
+holds!(s3306_c_A_united_states, employed_by("acme", "baltimore, maryland, united states"), "s3306_c_A w1 _ ann _");
+fails!(s3306_c_A_abroad, employed_by("acme", "caracas, venezuela"), "s3306_c_A w1 _ ann _");
 // 6% of the first $7,000.
 holds!(s3301_excise, SHOP, "s3301 ann 2016 7000 420");
 holds!(s3306_b_11_in_kind_farm_pay, "service w1 agent=joe patient=ann purpose=\"agricultural labor\" start=2016-03-01\npayment p1 agent=ann patient=joe purpose=w1 amount=900 means=\"hay\" start=2016-11-30", "s3306_b_11 p1 w1");
