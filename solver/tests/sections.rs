@@ -149,6 +149,8 @@ const SHOP: &str = "service w1 agent=joe patient=ann start=2016-03-01 end=2016-1
 holds!(s3306_c_employment, SHOP, "s3306_c w1 ann joe _ _ _");
 fails!(s3306_c_5_not_family, SHOP, "s3306_c_5 w1 ann joe _");
 holds!(s3306_c_5_parent, format!("{SHOP}\nfather f1 agent=joe patient=ann"), "s3306_c_5 w1 ann joe _");
+holds!(s3306_c_5_spouse, format!("{SHOP}\nmarriage m1 agent=joe agent=ann start=2010-01-01"), "s3306_c_5 w1 ann joe _");
+fails!(s3306_c_5_spouse_only_later, format!("{SHOP}\nmarriage m1 agent=joe agent=ann start=2018-01-01"), "s3306_c_5 w1 ann joe _");
 holds!(s3306_a_1_A_employer, SHOP, "s3306_a_1_A ann 2016 _");
 holds!(s3306_a_1_A_next_year, SHOP, "s3306_a_1_A ann 2017 _");
 fails!(s3306_a_1_A_two_years_later, SHOP, "s3306_a_1_A ann 2018 _");
