@@ -4,7 +4,7 @@
 % preceding the taxable year.
 % s2_a_1_A(Taxpayer, Spouse, Marriage, Year)
 s2_a_1_A(P, S, M, Y) :- spouse_rel(P, S, M), died(S, D), calendar_year(Y),
-    year(D) >= Y - 2, year(D) =< Y - 1, marriage_span(M, Start, _), Start =< D.
+    year(D) >= Y - 2, year(D) =< Y - 1, marriage_span(M, Start, End), Start =< D, D =< End.
 
 % §2(a)(1)(B): maintains as his home a household that is for the taxable
 % year the principal place of abode of a dependent who is his son, stepson,

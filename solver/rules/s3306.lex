@@ -118,7 +118,8 @@ attending_on(E, R, D) :- attending_classes(X), agent(X, E), patient(X, R), perio
 service_day_of(R, D) :- work(S, R, _), start(S, D).
 service_day_of(R, D) :- work(_, R, _), asked_date(D).
 % s3306_c_10_A_ii(Student, Spouse, School, Day)
-s3306_c_10_A_ii(St, E, R, D) :- s3306_c_10_A_i(St, R, D), spouse_rel(E, St, _).
+s3306_c_10_A_ii(St, E, R, D) :- s3306_c_10_A_i(St, R, D), spouse_rel(E, St, M), marriage_span(M, A, B),
+    A =< D, D =< B.
 
 % §3306(c)(10)(B): in the employ of a hospital, by a patient of the hospital.
 % s3306_c_10_B(Service, Hospital, Patient, Day)

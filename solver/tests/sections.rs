@@ -98,6 +98,8 @@ const WIDOW: &str = "marriage m1 agent=ann agent=ben start=2000-01-01\ndeath d1 
 holds!(s2_a_1_A_recent_death, WIDOW, "s2_a_1_A ann _ _ 2016");
 fails!(s2_a_1_A_old_death, WIDOW, "s2_a_1_A ann _ _ 2017");
 holds!(s2_a_surviving_spouse, WIDOW, "s2_a ann _ _ _ 2015");
+// A former spouse's death: Ann and Ben divorced in 2010.
+fails!(s2_a_1_A_divorced_before_the_death, format!("{WIDOW}\nlegal_separation l1 patient=m1 agent=\"decree of divorce\" start=2010-05-05"), "s2_a_1_A ann _ _ 2016");
 fails!(s2_a_2_A_remarried, format!("{WIDOW}\nmarriage m2 agent=ann agent=eve start=2015-08-08"), "s2_a ann _ _ _ 2015");
 holds!(s2_b_head_of_household, WIDOW, "s2_b ann _ _ 2017");
 fails!(s2_b_not_while_surviving_spouse, WIDOW, "s2_b ann _ _ 2015");
@@ -149,6 +151,10 @@ const SHOP: &str = "service w1 agent=joe patient=ann start=2016-03-01 end=2016-1
 holds!(s3306_c_employment, SHOP, "s3306_c w1 ann joe _ _ _");
 fails!(s3306_c_5_not_family, SHOP, "s3306_c_5 w1 ann joe _");
 holds!(s3306_c_5_parent, format!("{SHOP}\nfather f1 agent=joe patient=ann"), "s3306_c_5 w1 ann joe _");
+// §3306(c)(10)(A)(ii): Ben works for the university where his wife studies.
+const CAMPUS: &str = "educational_institution x1 agent=jhu\nenrollment n1 agent=ann patient=jhu start=2016-09-01 end=2018-06-01\nattending_classes a1 agent=ann location=jhu start=2016-09-01 end=2018-06-01\nservice w1 agent=ben patient=jhu start=2017-03-01 end=2017-05-01";
+holds!(s3306_c_10_A_ii_spouse_of_a_student, format!("{CAMPUS}\nmarriage m1 agent=ann agent=ben start=2015-01-01"), "s3306_c_10_A_ii ann ben jhu _");
+fails!(s3306_c_10_A_ii_married_after_the_work, format!("{CAMPUS}\nmarriage m1 agent=ann agent=ben start=2017-08-01"), "s3306_c_10_A_ii ann ben jhu _");
 holds!(s3306_c_5_spouse, format!("{SHOP}\nmarriage m1 agent=joe agent=ann start=2010-01-01"), "s3306_c_5 w1 ann joe _");
 fails!(s3306_c_5_spouse_only_later, format!("{SHOP}\nmarriage m1 agent=joe agent=ann start=2018-01-01"), "s3306_c_5 w1 ann joe _");
 holds!(s3306_a_1_A_employer, SHOP, "s3306_a_1_A ann 2016 _");
