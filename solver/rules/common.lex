@@ -106,6 +106,11 @@ married_during(A, B, M, Y) :- spouse_rel(A, B, M), marriage_span(M, S, T), calen
 
 legally_separated(A, B, M, Sep, D) :- legal_separation(Sep), patient(Sep, M), spouse_rel(A, B, M), start(Sep, D).
 legally_separated(A, B, M, Sep, D) :- legal_separation(Sep), agent(Sep, A), agent(Sep, B), A \== B, spouse_rel(A, B, M), start(Sep, D).
+% A divorce is a decree of divorce, whether it names the marriage or the two.
+legally_separated(A, B, M, X, D) :- divorce_of(X, M), spouse_rel(A, B, M), start(X, D).
+divorce_of(X, M) :- divorce(X), patient(X, M), marriage(M).
+divorce_of(X, M) :- divorce(X), agent(X, A), agent(X, B), A \== B, spouse_rel(A, B, M).
+divorce_of(X, M) :- divorce(X), agent(X, A), patient(X, B), spouse_rel(A, B, M).
 
 joint_return_for(A, B, Y) :- joint_return(E), agent(E, A), agent(E, B), A \== B, during_year(E, Y).
 joint_return_for(A, B, Y) :- joint_return(E), agent(E, A), patient(E, B), during_year(E, Y).

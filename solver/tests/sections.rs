@@ -59,6 +59,10 @@ fails!(s7703_a_1_widowed, format!("{WED}\ndeath d1 agent=ben start=2014-03-02"),
 holds!(s7703_a_2_decree, format!("{WED}\nlegal_separation l1 patient=m1 agent=\"decree of separate maintenance\" start=2013-05-05"), "s7703_a_2 ann _ _ _ 2014");
 fails!(s7703_a_2_before_decree, format!("{WED}\nlegal_separation l1 patient=m1 agent=\"decree of separate maintenance\" start=2013-05-05"), "s7703_a_2 ann _ _ _ 2012");
 holds!(s7703_married, WED, "s7703 ann ben _ _ _ _ _ _ 2011");
+// A divorce event is a decree of divorce, naming the marriage or the two.
+fails!(s7703_not_married_after_divorce, format!("{WED}\ndivorce v1 patient=m1 start=2013-05-05"), "s7703 ann _ _ _ _ _ _ _ 2014");
+fails!(s7703_not_married_after_divorcing_him, format!("{WED}\ndivorce v1 agent=ann patient=ben start=2013-05-05"), "s7703 ann _ _ _ _ _ _ _ 2014");
+holds!(s7703_married_before_divorce, format!("{WED}\ndivorce v1 agent=ann agent=ben start=2013-05-05"), "s7703 ann _ _ _ _ _ _ _ 2012");
 fails!(s7703_not_married_after_decree, format!("{WED}\nlegal_separation l1 patient=m1 agent=\"decree of divorce\" start=2013-05-05"), "s7703 ann _ _ _ _ _ _ _ 2014");
 
 // -- §152 -------------------------------------------------------------------
