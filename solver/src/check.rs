@@ -106,6 +106,59 @@ pub(crate) fn first_type_error(ground: &[GroundFact]) -> Option<String> {
     })
 }
 
+/// The first income, deduction, or payment to someone, with an amount and
+/// no start date: the rules count an amount in the year it starts, so this
+/// one would be left out of every year without a word. (A household
+/// payment, to nobody or to the home, may go undated: it holds every year.)
+pub(crate) fn first_undated_income(ground: &[GroundFact]) -> Option<String> {
+    let mut events: HashSet<&Term> = HashSet::new();
+    let mut places: HashSet<&Term> = HashSet::new();
+    let mut residences: HashSet<&Term> = HashSet::new();
+    let mut dated: HashSet<&Term> = HashSet::new();
+    let mut amounts: HashSet<&Term> = HashSet::new();
+    for f in ground {
+        match f {
+            GroundFact::Type { kind, id } => {
+                events.insert(id);
+                if *kind == EventKind::Residence {
+                    residences.insert(id);
+                }
+            }
+            GroundFact::Role { event, role: Role::Start, value: Term::Value(Value::Date(_)) | Term::Window { .. } } => {
+                dated.insert(event);
+            }
+            GroundFact::Role { event, role: Role::Amount, .. } => {
+                amounts.insert(event);
+            }
+            GroundFact::Role { role: Role::Location | Role::Purpose, value, .. } => {
+                places.insert(value);
+            }
+            _ => {}
+        }
+    }
+    for f in ground {
+        if let GroundFact::Role { event, role: Role::Patient, value } = f {
+            if residences.contains(event) {
+                places.insert(value);
+            }
+        }
+    }
+    let paid_to_someone = |ev: &Term| {
+        ground.iter().any(|f| {
+            matches!(f, GroundFact::Role { event, role: Role::Patient, value: v @ Term::Value(Value::Name(_) | Value::Text(_)) }
+                if event == ev && !events.contains(v) && !places.contains(v))
+        })
+    };
+    ground.iter().find_map(|f| match f {
+        GroundFact::Type { kind: kind @ (EventKind::Income | EventKind::Deduction | EventKind::Payment), id }
+            if amounts.contains(id) && !dated.contains(id) && (*kind != EventKind::Payment || paid_to_someone(id)) =>
+        {
+            Some(format!("{kind} {} has an amount but no start date: no year to count it in", show(id)))
+        }
+        _ => None,
+    })
+}
+
 impl Solver {
     /// Every inconsistency found in `ir`; empty for a consistent case.
     pub fn check(&self, ir: &CaseIr) -> Vec<Inconsistency> {

@@ -261,7 +261,7 @@ impl Solver {
     /// Loads the case's facts (unrolled) as base relations.
     pub fn load(&self, case: &str, ir: &CaseIr) -> Result<Loaded, SolverError> {
         let ground = expand(&ir.facts).map_err(|e| SolverError::Case { case: case.into(), message: e.to_string() })?;
-        if let Some(message) = crate::check::first_type_error(&ground) {
+        if let Some(message) = crate::check::first_type_error(&ground).or_else(|| crate::check::first_undated_income(&ground)) {
             return Err(SolverError::Case { case: case.into(), message });
         }
         let mut loaded = Loaded { db: Database::new(&self.program), symbols: self.program.symbols.clone(), extra: HashMap::new() };

@@ -263,15 +263,26 @@ mod checks {
     }
 
     #[test]
-    fn the_solver_refuses_an_ill_typed_case_naming_the_fact() {
+    fn the_solver_refuses_an_ill_typed_or_undated_case_naming_the_fact() {
         for (src, fact) in [
             ("income i1 agent=ann amount=forty start=2016-12-31\nquery tax ann 2016\n", "amount of i1 is forty, not a number"),
             ("income i1 agent=ann amount=5 start=\"2017-02-30\"\nquery tax ann 2017\n", "start of i1 is 2017-02-30"),
             ("marriage m1 agent=ann agent=2012 start=2010-01-01\nquery s7703 ann _ _ _ _ _ _ _ 2012\n", "agent of m1 is 2012, not a participant"),
+            // Undated amounts, which no year would count.
+            ("income i1 agent=ann amount=50000\nquery tax ann 2017\n", "income i1 has an amount but no start date"),
+            ("payment p1 agent=bob patient=ann amount=5000 end=2017-12-31\nquery tax ann 2017\n", "payment p1 has an amount but no start date"),
+            ("income i1 agent=ann amount=50000 start=2017-12-31\ndeduction d1 agent=ann amount=9000\nquery tax ann 2017\n", "deduction d1 has an amount but no start date"),
         ] {
             let err = solver().solve("bad", &linear::parse(src).unwrap()).expect_err(src).to_string();
             assert!(err.contains("case bad") && err.contains(fact), "{err}");
         }
+    }
+
+    #[test]
+    fn a_households_upkeep_may_go_undated() {
+        // It is paid every year; an undated income or deduction is refused above.
+        let src = "residence r1 agent=ann patient=home start=2010-01-01\npayment p1 agent=ann amount=1 purpose=home\npayment p2 agent=ann patient=home amount=1 purpose=home\nincome i1 agent=ann amount=50000 start=2017-12-31\nquery tax ann 2017\n";
+        assert!(solver().solve("upkeep", &linear::parse(src).unwrap()).is_ok(), "{src}");
     }
 
     #[test]
