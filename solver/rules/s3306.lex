@@ -81,9 +81,9 @@ domestic_employer(R, Y) :- domestic_cash(R, Y0, A), A >= 1000, Y is Y0 + 1.
 % s3306_c_5(Service, Employer, Employee, Day)
 s3306_c_5(S, R, E, D) :- work(S, R, E), parent(E, R), service_day(S, D).
 s3306_c_5(S, R, E, D) :- work(S, R, E), spouse_rel(E, R, M), service_day(S, D), married_while_serving(M, S).
+s3306_c_5(S, R, E, D) :- work(S, R, E), parent(R, E), born(E, B), start(S, D), D < add_years(B, 21).
 % The marriage and the service share a day.
 married_while_serving(M, S) :- marriage_span(M, A, B), period(S, C, D), C =< B, D >= A.
-s3306_c_5(S, R, E, D) :- work(S, R, E), parent(R, E), born(E, B), start(S, D), D < add_years(B, 21).
 
 % Employers that are governments or organizations, read from their names.
 us_government(X) :- mentions(X, government), names_usa(X).

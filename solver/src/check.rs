@@ -136,17 +136,18 @@ pub(crate) fn first_undated_income(ground: &[GroundFact]) -> Option<String> {
             _ => {}
         }
     }
+    let mut patients: HashMap<&Term, Vec<&Term>> = HashMap::new();
     for f in ground {
         if let GroundFact::Role { event, role: Role::Patient, value } = f {
             if residences.contains(event) {
                 places.insert(value);
             }
+            patients.entry(event).or_default().push(value);
         }
     }
     let paid_to_someone = |ev: &Term| {
-        ground.iter().any(|f| {
-            matches!(f, GroundFact::Role { event, role: Role::Patient, value: v @ Term::Value(Value::Name(_) | Value::Text(_)) }
-                if event == ev && !events.contains(v) && !places.contains(v))
+        patients.get(ev).into_iter().flatten().any(|v| {
+            matches!(v, Term::Value(Value::Name(_) | Value::Text(_))) && !events.contains(v) && !places.contains(v)
         })
     };
     ground.iter().find_map(|f| match f {
