@@ -15,7 +15,12 @@ cash_payment(P) :- payment(P), \+ in_kind(P).
 agricultural(S) :- purpose(S, T), mentions(T, agricultural).
 agricultural(S) :- type(S, T), mentions(T, agricultural).
 domestic(S) :- purpose(S, T), mentions(T, domestic).
+% Where (c)(2) and (a)(3) place domestic service: a private home, a local
+% college club, or a local chapter of a college fraternity or sorority.
 private_home(S) :- location(S, L), mentions(L, home).
+private_home(S) :- location(S, L), mentions(L, college), mentions(L, club).
+private_home(S) :- location(S, L), mentions(L, fraternity).
+private_home(S) :- location(S, L), mentions(L, sorority).
 
 in_united_states(S) :- location(S, L), us_place(L).
 in_united_states(S) :- service(S), \+ location(S, _).

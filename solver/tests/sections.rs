@@ -186,6 +186,17 @@ fn ten_weeks(purpose: &str, place: &str) -> String {
         })
         .collect()
 }
+// §3306(c)(2): domestic service, under $1,000 in cash, in a private home or
+// a fraternity's chapter house is no employment; in an office it is.
+fn housekeeping(place: &str) -> String {
+    format!(
+        "service w1 agent=joe patient=ann purpose=\"domestic service\" location=\"{place}\" location=\"usa\" start=2017-02-01 end=2017-03-01\n\
+         payment p1 agent=ann patient=joe purpose=w1 amount=600 means=\"cash\" start=2017-03-01"
+    )
+}
+holds!(s3306_c_2_private_home, housekeeping("private home"), "s3306_c_2 w1 ann 2017");
+holds!(s3306_c_2_fraternity_chapter, housekeeping("local chapter of a college fraternity"), "s3306_c_2 w1 ann 2017");
+fails!(s3306_c_2_office, housekeeping("office"), "s3306_c_2 w1 ann 2017");
 holds!(s3306_a_1_B_ten_weeks, ten_weeks("cleaning the shop", "shop"), "s3306_a_1_B ann 2017");
 fails!(s3306_a_1_B_not_domestic_service, ten_weeks("domestic service", "\"private home\""), "s3306_a_1_B ann 2017");
 holds!(s3306_a_3_domestic_service, ten_weeks("domestic service", "\"private home\""), "s3306_a_3 ann 2017 _");
