@@ -383,7 +383,16 @@ impl Solver {
 
     /// Solves a case: its query against its facts.
     pub fn solve(&self, case: &str, ir: &CaseIr) -> Result<Outcome, SolverError> {
-        self.solve_loaded(case, ir).map(|(o, _)| o)
+        let (outcome, _) = self.solve_loaded(case, ir)?;
+        // A run cut short has not derived everything, and negation over
+        // what it lacks could answer wrongly: no answer rather than that.
+        if outcome.stop != StopReason::Saturated {
+            return Err(SolverError::Case {
+                case: case.into(),
+                message: format!("the solver stopped before deriving everything ({:?}, {} tuples derived): no answer", outcome.stop, outcome.report.derived),
+            });
+        }
+        Ok(outcome)
     }
 
     /// Solves a case and returns the database it derived, for explanations.

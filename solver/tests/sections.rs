@@ -290,6 +290,16 @@ mod checks {
     }
 
     #[test]
+    fn a_run_cut_short_gives_no_answer() {
+        let mut small = lexlog_solver::Solver::new().unwrap();
+        small.limits.max_tuples = 10;
+        let src = "marriage m1 agent=ann agent=ben start=2010-06-01\nquery s7703 ann _ _ _ _ _ _ _ 2012\n";
+        let err = small.solve("cut", &linear::parse(src).unwrap()).expect_err(src).to_string();
+        assert!(err.contains("case cut") && err.contains("stopped before deriving everything"), "{err}");
+        assert!(solver().solve("cut", &linear::parse(src).unwrap()).is_ok());
+    }
+
+    #[test]
     fn a_households_upkeep_may_go_undated() {
         // It is paid every year; an undated income or deduction is refused above.
         let src = "residence r1 agent=ann patient=home start=2010-01-01\npayment p1 agent=ann amount=1 purpose=home\npayment p2 agent=ann patient=home amount=1 purpose=home\nincome i1 agent=ann amount=50000 start=2017-12-31\nquery tax ann 2017\n";
