@@ -32,6 +32,8 @@ pub enum InconsistencyKind {
     QueryArgumentAbsent,
     /// The solver derives no answer for the query.
     NothingDerivable,
+    /// One person in two marriages at once (a couple's second wedding).
+    OverlappingMarriages,
 }
 
 impl InconsistencyKind {
@@ -42,7 +44,7 @@ impl InconsistencyKind {
         matches!(self, Self::UnknownPredicate | Self::WrongArity | Self::WrongType | Self::InvalidDate)
     }
 
-    pub const ALL: [InconsistencyKind; 9] = [
+    pub const ALL: [InconsistencyKind; 10] = [
         InconsistencyKind::UnknownPredicate,
         InconsistencyKind::WrongArity,
         InconsistencyKind::WrongType,
@@ -52,6 +54,7 @@ impl InconsistencyKind {
         InconsistencyKind::DanglingReference,
         InconsistencyKind::QueryArgumentAbsent,
         InconsistencyKind::NothingDerivable,
+        InconsistencyKind::OverlappingMarriages,
     ];
 }
 
@@ -297,6 +300,8 @@ impl Solver {
                 out.push(finding(FunctionalConflict, format!("{what} is both {}", constants.join(" and "))));
             }
         }
+
+        out.extend(crate::marriages::overlapping(&ground).into_iter().map(|m| finding(OverlappingMarriages, m)));
 
         // End before start.
         let mut first_start: HashMap<String, chrono::NaiveDate> = HashMap::new();

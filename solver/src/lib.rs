@@ -7,6 +7,7 @@ pub mod engine;
 pub mod event_kinds;
 mod error;
 pub mod lang;
+mod marriages;
 pub mod money;
 pub mod places;
 pub mod program;

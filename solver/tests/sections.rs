@@ -316,6 +316,18 @@ mod checks {
     }
 
     #[test]
+    fn one_person_in_two_marriages_at_once() {
+        let wed = "marriage m1 agent=ann agent=ben start=2010-06-01\n";
+        for second in ["marriage m2 agent=ann agent=carl start=2012-01-01", "marriage m2 agent=ann agent=ben start=2016-03-03"] {
+            assert!(kinds(&format!("{wed}{second}\nquery s7703 ann _ _ _ _ _ _ _ 2017\n")).contains(&OverlappingMarriages), "{second}");
+        }
+        for before in ["death d1 agent=ben start=2014-05-01", "legal_separation l1 patient=m1 agent=\"decree of divorce\" start=2013-05-05", "divorce v1 agent=ann agent=ben start=2013-05-05"] {
+            let k = kinds(&format!("{wed}{before}\nmarriage m2 agent=ann agent=carl start=2015-01-01\nquery s7703 ann _ _ _ _ _ _ _ 2017\n"));
+            assert!(!k.contains(&OverlappingMarriages), "{before}: {k:?}");
+        }
+    }
+
+    #[test]
     fn unknown_predicates_and_arities() {
         assert!(kinds("s9999_q ann 2016\nquery s1_c ann 2016 _ 5\n").contains(&UnknownPredicate));
         assert!(kinds("income i1 agent=ann amount=5 start=2016-12-31\nquery s1_c ann 2016\n").contains(&WrongArity));
