@@ -249,12 +249,14 @@ impl Solver {
                 attrs.entry((ev, *role)).or_default().push(show(value));
             }
         }
-        // A person's birth is functional too: the starts of birth events,
-        // by the person born (one pass over the facts each).
-        let birth_events: HashSet<String> = ground
+        // A person's birth and death are functional too: the starts of
+        // birth and death events, by the person (one pass over the facts
+        // each).
+        let once_events: HashMap<String, &str> = ground
             .iter()
             .filter_map(|g| match g {
-                GroundFact::Type { kind: EventKind::Birth, id } => Some(show(id)),
+                GroundFact::Type { kind: EventKind::Birth, id } => Some((show(id), "birth")),
+                GroundFact::Type { kind: EventKind::Death, id } => Some((show(id), "death")),
                 _ => None,
             })
             .collect();
@@ -262,15 +264,16 @@ impl Solver {
         for f in &ground {
             if let GroundFact::Role { event, role: Role::Start, value: v @ Term::Value(_) } = f {
                 let e = show(event);
-                if birth_events.contains(&e) {
+                if once_events.contains_key(&e) {
                     starts_of.entry(e).or_default().push(show(v));
                 }
             }
         }
         for f in &ground {
             if let GroundFact::Role { event, role: Role::Agent, value } = f {
-                if let Some(starts) = starts_of.get(&show(event)) {
-                    attrs.entry((format!("born:{}", show(value)), Role::Start)).or_default().extend(starts.iter().cloned());
+                let e = show(event);
+                if let (Some(starts), Some(what)) = (starts_of.get(&e), once_events.get(&e)) {
+                    attrs.entry((format!("{what} of:{}", show(value)), Role::Start)).or_default().extend(starts.iter().cloned());
                 }
             }
         }
@@ -296,7 +299,7 @@ impl Solver {
             constants.sort();
             constants.dedup();
             if constants.len() > 1 {
-                let what = owner.strip_prefix("born:").map_or_else(|| format!("{role} of {owner}"), |p| format!("birth of {p}"));
+                let what = if owner.contains(" of:") { owner.replacen(" of:", " of ", 1) } else { format!("{role} of {owner}") };
                 out.push(finding(FunctionalConflict, format!("{what} is both {}", constants.join(" and "))));
             }
         }

@@ -316,6 +316,12 @@ mod checks {
     }
 
     #[test]
+    fn two_deaths_conflict() {
+        let k = kinds("death d1 agent=ann start=2014-01-01\ndeath d2 agent=ann start=2015-01-01\nquery s7703 ann _ _ _ _ _ _ _ 2016\n");
+        assert!(k.contains(&FunctionalConflict), "{k:?}");
+    }
+
+    #[test]
     fn one_person_in_two_marriages_at_once() {
         let wed = "marriage m1 agent=ann agent=ben start=2010-06-01\n";
         for second in ["marriage m2 agent=ann agent=carl start=2012-01-01", "marriage m2 agent=ann agent=ben start=2016-03-03"] {
