@@ -2,7 +2,7 @@
 //! beams: each finding is a typed [`Inconsistency`] naming the fact.
 //!
 //! Functional attributes (an event's start, end and amount, a person's
-//! birth) are e-graph functions: every stated value is unioned with the
+//! birth and death) are e-graph functions: every stated value is unioned with the
 //! attribute's node, so two different values for one attribute end up as
 //! two distinct constants in one e-class, a functional conflict.
 
