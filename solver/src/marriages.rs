@@ -31,7 +31,9 @@ pub(crate) fn overlapping(ground: &[GroundFact]) -> Vec<String> {
     let of = |ev: &Term, want: Role| -> Vec<&Term> {
         roles.get(ev).into_iter().flatten().filter(|(r, _)| *r == want).map(|(_, v)| *v).collect()
     };
-    let first_date = |ev: &Term, want: Role| of(ev, want).into_iter().filter_map(|v| if let Term::Value(Value::Date(d)) = v { Some(*d) } else { None }).min();
+    let first_date = |ev: &Term, want: Role| {
+        of(ev, want).into_iter().filter_map(|v| if let Term::Value(Value::Date(d)) = v { Some(*d) } else { None }).min()
+    };
 
     let mut deaths: HashMap<&Term, NaiveDate> = HashMap::new();
     let mut decrees: Vec<(&Term, NaiveDate)> = Vec::new();
@@ -55,7 +57,8 @@ pub(crate) fn overlapping(ground: &[GroundFact]) -> Vec<String> {
     let mut marriages: Vec<Marriage> = Vec::new();
     for f in ground {
         let GroundFact::Type { kind: EventKind::Marriage, id } = f else { continue };
-        let mut spouses: Vec<&Term> = of(id, Role::Agent).into_iter().chain(of(id, Role::Patient)).filter(|t| matches!(t, Term::Value(Value::Name(_) | Value::Text(_)))).collect();
+        let mut spouses: Vec<&Term> = of(id, Role::Agent).into_iter().chain(of(id, Role::Patient)).collect();
+        spouses.retain(|t| matches!(t, Term::Value(Value::Name(_) | Value::Text(_))));
         spouses.sort_by_key(|t| format!("{t:?}"));
         spouses.dedup();
         let mut end = first_date(id, Role::End).unwrap_or(NaiveDate::MAX);
