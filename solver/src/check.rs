@@ -2,9 +2,9 @@
 //! beams: each finding is a typed [`Inconsistency`] naming the fact.
 //!
 //! Functional attributes (an event's start, end and amount, a person's
-//! birth and death) are e-graph functions: every stated value is unioned with the
-//! attribute's node, so two different values for one attribute end up as
-//! two distinct constants in one e-class, a functional conflict.
+//! birth and death) are e-graph functions: every stated value is unioned
+//! with the attribute's node, so two different values for one attribute
+//! end up as two distinct constants in one e-class, a functional conflict.
 
 use crate::solve::Solver;
 use egg::{EGraph, Id, SymbolLang};
