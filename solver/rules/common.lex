@@ -103,6 +103,9 @@ married_at_close(A, B, M, Y) :- spouse_rel(A, B, M), marriage_span(M, S, T), cal
 % Married to B at some time during year Y.
 married_during(A, B, M, Y) :- spouse_rel(A, B, M), marriage_span(M, S, T), calendar_year(Y),
     S =< last_day(Y), T >= first_day(Y).
+% A consistency check, no statute: P is in marriages M1 and M2 at once.
+overlapping_marriages(P, M1, M2) :- spouse_rel(P, _, M1), spouse_rel(P, _, M2), M1 \== M2,
+    marriage_span(M1, S1, T1), marriage_span(M2, S2, T2), S1 < T2, S2 < T1.
 
 legally_separated(A, B, M, Sep, D) :- legal_separation(Sep), patient(Sep, M), spouse_rel(A, B, M), start(Sep, D).
 legally_separated(A, B, M, Sep, D) :- legal_separation(Sep), agent(Sep, A), agent(Sep, B), A \== B, spouse_rel(A, B, M), start(Sep, D).

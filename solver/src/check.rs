@@ -164,6 +164,23 @@ pub(crate) fn first_undated_income(ground: &[GroundFact]) -> Option<String> {
 }
 
 impl Solver {
+    /// Each person in two marriages at once, in words: the rules'
+    /// `overlapping_marriages`, each marriage spanned by `marriage_span`
+    /// (its end, a spouse's death, a decree). Facts the solver refuses have
+    /// their own findings, and none here.
+    fn overlapping_marriages(&self, ir: &CaseIr) -> Vec<String> {
+        let Ok(mut loaded) = self.load("check", ir) else { return vec![] };
+        let Some(p) = self.program.find("overlapping_marriages", 3) else { return vec![] };
+        let relevant: HashSet<_> = self.depends[p].iter().copied().collect();
+        crate::engine::run(&self.program, &self.strata, Some(&relevant), &mut loaded.db, self.limits);
+        let mut pairs: Vec<Vec<String>> = self.relation(&loaded, "overlapping_marriages", 3);
+        // One finding per pair of marriages, whichever spouse they share.
+        pairs.retain(|t| t[1] < t[2]);
+        pairs.sort_by(|a, b| (&a[1], &a[2], &a[0]).cmp(&(&b[1], &b[2], &b[0])));
+        pairs.dedup_by(|a, b| a[1] == b[1] && a[2] == b[2]);
+        pairs.into_iter().map(|t| format!("{} is in marriages {} and {} at once", t[0], t[1], t[2])).collect()
+    }
+
     /// Every inconsistency found in `ir`; empty for a consistent case.
     pub fn check(&self, ir: &CaseIr) -> Vec<Inconsistency> {
         let mut out = self.check_facts(ir);
@@ -304,7 +321,7 @@ impl Solver {
             }
         }
 
-        out.extend(crate::marriages::overlapping(&ground).into_iter().map(|m| finding(OverlappingMarriages, m)));
+        out.extend(self.overlapping_marriages(ir).into_iter().map(|m| finding(OverlappingMarriages, m)));
 
         // End before start.
         let mut first_start: HashMap<String, chrono::NaiveDate> = HashMap::new();

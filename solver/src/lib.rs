@@ -7,7 +7,6 @@ pub mod engine;
 pub mod event_kinds;
 mod error;
 pub mod lang;
-mod marriages;
 pub mod money;
 pub mod places;
 pub mod program;

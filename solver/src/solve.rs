@@ -45,9 +45,9 @@ pub struct Outcome {
 /// The compiled statutes, shared by every case.
 pub struct Solver {
     pub program: Program,
-    strata: Vec<Stratum>,
+    pub(crate) strata: Vec<Stratum>,
     /// For each predicate, the predicates it depends on (itself included).
-    depends: Vec<Vec<PredId>>,
+    pub(crate) depends: Vec<Vec<PredId>>,
     calendar_year: PredId,
     event: PredId,
     member_of: PredId,
