@@ -258,9 +258,14 @@ mod checks {
     }
 
     #[test]
-    fn two_births_conflict() {
-        let k = kinds("birth b1 agent=ann start=1980-01-01\nbirth b2 agent=ann start=1981-01-01\nquery s63_f_1_A ann 2016\n");
-        assert!(k.contains(&FunctionalConflict), "{k:?}");
+    fn two_births_or_two_deaths_conflict() {
+        for src in [
+            "birth b1 agent=ann start=1980-01-01\nbirth b2 agent=ann start=1981-01-01\nquery s63_f_1_A ann 2016\n",
+            "death d1 agent=ann start=2014-01-01\ndeath d2 agent=ann start=2015-01-01\nquery s7703 ann _ _ _ _ _ _ _ 2016\n",
+        ] {
+            let k = kinds(src);
+            assert!(k.contains(&FunctionalConflict), "{src}: {k:?}");
+        }
     }
 
     #[test]
@@ -313,12 +318,6 @@ mod checks {
             let err = solver().solve("far", &linear::parse(&src).unwrap()).expect_err(&src).to_string();
             assert!(err.contains("case far") && err.contains(&format!("asks {asked} for the year")), "{err}");
         }
-    }
-
-    #[test]
-    fn two_deaths_conflict() {
-        let k = kinds("death d1 agent=ann start=2014-01-01\ndeath d2 agent=ann start=2015-01-01\nquery s7703 ann _ _ _ _ _ _ _ 2016\n");
-        assert!(k.contains(&FunctionalConflict), "{k:?}");
     }
 
     #[test]
