@@ -45,10 +45,18 @@ has_birth(P) :- birth(E), agent(E, P), start(E, _).
 died(P, D) :- death(E), agent(E, P), start(E, D).
 died_in(P, Y) :- died(P, D), Y is year(D).
 
-% Age in whole years at the close of year Y.
-age_at_close(P, Y, A) :- born(P, B), calendar_year(Y), A is year(last_day(Y)) - year(B).
+% The close of year Y for P: its last day, or P's death if that is earlier
+% (the dead do not age or go blind).
+life_close(P, Y, D) :- individual(P), calendar_year(Y), \+ died(P, _), D is last_day(Y).
+life_close(P, Y, D) :- died(P, X), calendar_year(Y), D is min(X, last_day(Y)).
+% Age in whole years at the close of year Y, or at death (a Feb 29
+% birthday falls on Feb 28).
+age_at_close(P, Y, A) :- life_close(P, Y, D), born(P, B), A is year(D) - year(B), add_years(B, A) =< D.
+age_at_close(P, Y, A) :- life_close(P, Y, D), born(P, B), N is year(D) - year(B), add_years(B, N) > D,
+    A is N - 1.
 
-blind_at_close(P, Y) :- blindness(E), agent(E, P), holds_at_close(E, Y).
+% Blind at the close of year Y, or at death (§63(f)(2)'s last sentence).
+blind_at_close(P, Y) :- blindness(E), agent(E, P), life_close(P, Y, D), period(E, S, T), S =< D, D =< T.
 nonresident_alien_during(P, Y) :- nonresident_alien(E), agent(E, P), during_year(E, Y).
 
 % -- Kinship: `kind(E), agent(E, X), patient(E, Y)` reads "X is Y's kind" --

@@ -132,6 +132,14 @@ fails!(s63_f_1_A_young, "birth b1 agent=ann start=1980-01-01", "s63_f_1_A ann 20
 holds!(s63_f_1_A_centuries_on, "birth b1 agent=ann start=2440-01-01", "s63_f_1_A ann 2510");
 fails!(s63_f_1_A_young_centuries_on, "birth b1 agent=ann start=2480-01-01", "s63_f_1_A ann 2510");
 holds!(s63_f_2_A_blind, "blindness b1 agent=ann start=2001-01-01", "s63_f_2_A ann 2016");
+// The spouse's age and blindness are taken at death: Ben, born June 1st,
+// 1951, dies in 2016 before or after he turns 65.
+const WIDOWER: &str = "marriage m1 agent=ann agent=ben start=1980-01-01\nbirth b1 agent=ben start=1951-06-01\ns151_b_applies ann ben 2016";
+fails!(s63_f_1_B_died_at_64, format!("{WIDOWER}\ndeath d1 agent=ben start=2016-03-01"), "s63_f_1_B ann 2016");
+holds!(s63_f_1_B_died_at_65, format!("{WIDOWER}\ndeath d1 agent=ben start=2016-07-01"), "s63_f_1_B ann 2016");
+fails!(s63_f_1_A_died_at_64, "birth b1 agent=ann start=1951-06-01\ndeath d1 agent=ann start=2016-03-01", "s63_f_1_A ann 2016");
+holds!(s63_f_2_B_blind_until_death, format!("{WIDOWER}\ndeath d1 agent=ben start=2016-03-01\nblindness x1 agent=ben start=2010-01-01 end=2016-03-01"), "s63_f_2_B ann 2016");
+fails!(s63_f_2_B_sight_regained_before_death, format!("{WIDOWER}\ndeath d1 agent=ben start=2016-03-01\nblindness x1 agent=ben start=2010-01-01 end=2015-03-01"), "s63_f_2_B ann 2016");
 // §63(g): marital status under §7703, so a divorce decree of March 2016
 // leaves Ann unmarried for 2016, whatever Ben itemizes.
 const DIVORCED: &str = "marriage m1 agent=ann agent=ben start=2010-01-01\nlegal_separation l1 patient=m1 agent=\"decree of divorce\" start=2016-03-01\nfor Y in 2014..2017 {\n  income i_{Y} agent=ann amount=40000 start=last_day(Y)\n  income j_{Y} agent=ben amount=40000 start=last_day(Y)\n  deduction d_{Y} agent=ben amount=5000 start=last_day(Y)\n}";
