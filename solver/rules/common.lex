@@ -44,6 +44,8 @@ born(P, D) :- parent_rel(_, P, E), start(E, D), \+ has_birth(P).
 has_birth(P) :- birth(E), agent(E, P), start(E, _).
 died(P, D) :- death(E), agent(E, P), start(E, D).
 died_in(P, Y) :- died(P, D), Y is year(D).
+% A consistency check, no statute: P dies on D, before his birth on B.
+died_before_born(P, D, B) :- died(P, D), born(P, B), D < B.
 
 % The close of year Y for P: its last day, or P's death if that is earlier
 % (the dead do not age or go blind).

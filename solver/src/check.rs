@@ -23,6 +23,7 @@ pub enum InconsistencyKind {
     WrongType,
     /// A date that does not exist (2017-02-30).
     InvalidDate,
+    /// An event that ends before it starts, or a death before its birth.
     EndBeforeStart,
     /// Two values for an attribute that has one.
     FunctionalConflict,
@@ -164,21 +165,36 @@ pub(crate) fn first_undated_income(ground: &[GroundFact]) -> Option<String> {
 }
 
 impl Solver {
-    /// Each person in two marriages at once, in words: the rules'
-    /// `overlapping_marriages`, each marriage spanned by `marriage_span`
-    /// (its end, a spouse's death, a decree). Facts the solver refuses have
-    /// their own findings, and none here.
-    fn overlapping_marriages(&self, ir: &CaseIr) -> Vec<String> {
+    /// The checks the rules state (`solver/rules/common.lex`), in one run:
+    /// each person in two marriages at once (`overlapping_marriages`, each
+    /// marriage spanned by `marriage_span`: its end, a spouse's death, a
+    /// decree), and each death before its birth (`died_before_born`, a
+    /// birth as the rules read it). Facts the solver refuses have their own
+    /// findings, and none here.
+    fn rule_findings(&self, ir: &CaseIr) -> Vec<Inconsistency> {
         let Ok(mut loaded) = self.load("check", ir) else { return vec![] };
-        let Some(p) = self.program.find("overlapping_marriages", 3) else { return vec![] };
-        let relevant: HashSet<_> = self.depends[p].iter().copied().collect();
+        let checks = [("overlapping_marriages", 3), ("died_before_born", 3)];
+        let relevant: HashSet<_> = checks
+            .iter()
+            .filter_map(|&(name, arity)| self.program.find(name, arity))
+            .flat_map(|p| self.depends[p].iter().copied())
+            .collect();
         crate::engine::run(&self.program, &self.strata, Some(&relevant), &mut loaded.db, self.limits);
+        let mut out = Vec::new();
         let mut pairs: Vec<Vec<String>> = self.relation(&loaded, "overlapping_marriages", 3);
         // One finding per pair of marriages, whichever spouse they share.
         pairs.retain(|t| t[1] < t[2]);
         pairs.sort_by(|a, b| (&a[1], &a[2], &a[0]).cmp(&(&b[1], &b[2], &b[0])));
         pairs.dedup_by(|a, b| a[1] == b[1] && a[2] == b[2]);
-        pairs.into_iter().map(|t| format!("{} is in marriages {} and {} at once", t[0], t[1], t[2])).collect()
+        out.extend(pairs.into_iter().map(|t| {
+            finding(InconsistencyKind::OverlappingMarriages, format!("{} is in marriages {} and {} at once", t[0], t[1], t[2]))
+        }));
+        let mut lives: Vec<Vec<String>> = self.relation(&loaded, "died_before_born", 3);
+        lives.sort();
+        out.extend(lives.into_iter().map(|t| {
+            finding(InconsistencyKind::EndBeforeStart, format!("{} dies on {}, before the birth on {}", t[0], t[1], t[2]))
+        }));
+        out
     }
 
     /// Every inconsistency found in `ir`; empty for a consistent case.
@@ -321,7 +337,7 @@ impl Solver {
             }
         }
 
-        out.extend(self.overlapping_marriages(ir).into_iter().map(|m| finding(OverlappingMarriages, m)));
+        out.extend(self.rule_findings(ir));
 
         // End before start.
         let mut first_start: HashMap<String, chrono::NaiveDate> = HashMap::new();

@@ -341,6 +341,16 @@ mod checks {
     }
 
     #[test]
+    fn a_death_before_the_birth() {
+        let ir = linear::parse("birth b1 agent=ann start=1980-01-01\ndeath d1 agent=ann start=1979-05-01\nquery s63_f_1_A ann 2016\n").unwrap();
+        let details: Vec<String> = solver().check(&ir).into_iter().filter(|i| i.kind == EndBeforeStart).map(|i| i.detail).collect();
+        assert_eq!(details, ["ann dies on 1979-05-01, before the birth on 1980-01-01"]);
+        // A son's relationship from his birth is a birth too; a death after it is none.
+        assert!(kinds("son k1 agent=cid patient=ann start=2009-02-10\ndeath d1 agent=cid start=2008-01-01\nquery s152_c_1 cid ann 2009\n").contains(&EndBeforeStart));
+        assert!(!kinds("birth b1 agent=ann start=1980-01-01\ndeath d1 agent=ann start=2015-05-01\nquery s63_f_1_A ann 2016\n").contains(&EndBeforeStart));
+    }
+
+    #[test]
     fn unknown_predicates_and_arities() {
         assert!(kinds("s9999_q ann 2016\nquery s1_c ann 2016 _ 5\n").contains(&UnknownPredicate));
         assert!(kinds("income i1 agent=ann amount=5 start=2016-12-31\nquery s1_c ann 2016\n").contains(&WrongArity));
