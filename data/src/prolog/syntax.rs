@@ -149,12 +149,22 @@ impl<'a> Lexer<'a> {
             while self.src.get(self.pos).is_some_and(u8::is_ascii_digit) {
                 self.pos += 1;
             }
+            let whole = self.pos;
             if self.src.get(self.pos) == Some(&b'.')
                 && self.src.get(self.pos + 1).is_some_and(u8::is_ascii_digit)
             {
-                return Err(self.err(line, "decimal numbers are not supported"));
+                // A fraction of zeros (`33200.00`) is a whole number; any
+                // other is refused, not rounded: amounts are whole dollars.
+                self.pos += 1;
+                while self.src.get(self.pos).is_some_and(u8::is_ascii_digit) {
+                    self.pos += 1;
+                }
+                if self.src[whole + 1..self.pos].iter().any(|&d| d != b'0') {
+                    let text = String::from_utf8_lossy(&self.src[start..self.pos]);
+                    return Err(self.err(line, format!("{text}: decimal numbers are not supported (amounts are whole dollars)")));
+                }
             }
-            let text = std::str::from_utf8(&self.src[start..self.pos]).unwrap_or_default();
+            let text = std::str::from_utf8(&self.src[start..whole]).unwrap_or_default();
             Tok::Int(
                 text.parse()
                     .map_err(|_| self.err(line, format!("number out of range: {text}")))?,
@@ -498,6 +508,15 @@ mod tests {
         assert_eq!(cs[1].var_names, ["Ölaf"]);
         let err = parse_clauses("a(x → y).", "case.pl", 4).unwrap_err();
         assert_eq!(err.to_string(), "case.pl:4: unexpected character '→'");
+    }
+
+    #[test]
+    fn whole_numbers_with_a_zero_fraction_and_no_other_decimals() {
+        let cs = parse_clauses("amount_(p, 33200.00).\namount_(q, 7).\n", "t.pl", 1).unwrap();
+        assert_eq!(cs[0].head.as_ref().unwrap().to_string(), "amount_(p,33200)");
+        assert_eq!(cs[1].head.as_ref().unwrap().to_string(), "amount_(q,7)");
+        let err = parse_clauses("a(x).\namount_(p, 33200.50).", "case.pl", 1).unwrap_err();
+        assert_eq!(err.to_string(), "case.pl:2: 33200.50: decimal numbers are not supported (amounts are whole dollars)");
     }
 
     #[test]
