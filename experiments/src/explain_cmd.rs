@@ -1,9 +1,10 @@
 //! `lexlog explain CASE`: which subsections apply (with their statute
-//! text), the tax arithmetic step by step, and the consistency findings.
+//! text), a derivation of the query, the tax arithmetic step by step, and
+//! the consistency findings.
 
 use anyhow::{bail, Context, Result};
 use lexlog_data::{statutes::StatuteNode, CaseIr, Dataset, Goal, Query, Term, Value};
-use lexlog_solver::{Prediction, Solver};
+use lexlog_solver::{Derivation, Prediction, Solver};
 
 #[derive(clap::Args)]
 pub struct ExplainArgs {
@@ -11,7 +12,13 @@ pub struct ExplainArgs {
     /// Also print these relations, as name/arity (e.g. gross_income/3).
     #[arg(long, value_delimiter = ',')]
     dump: Vec<String>,
+    /// How many rules deep the derivation under "Why" goes.
+    #[arg(long, default_value_t = WHY_DEPTH)]
+    depth: usize,
 }
+
+/// How many rules deep a derivation is shown by default.
+pub const WHY_DEPTH: usize = 6;
 
 /// Names and years the query asks about: the subsections shown are those
 /// that mention them.
@@ -44,15 +51,17 @@ pub fn run(args: ExplainArgs) -> Result<()> {
         bail!("no case named {} in {}", args.case, data.dir.display());
     };
     let solver = Solver::new()?;
-    explain(&data, &solver, &case.id, &case.ir, &case.question, Some(&case.answer.to_string()), &args.dump)
+    explain(&data, &solver, &case.id, &case.ir, &case.question, Some(&case.answer.to_string()), &args.dump, args.depth)
 }
 
 /// Prints why the solver answers as it does for `ir`: the subsections
-/// that apply, the tax arithmetic, the consistency findings, and the
-/// relations named in `dump` (as name/arity).
-pub fn explain(data: &Dataset, solver: &Solver, id: &str, ir: &CaseIr, question: &str, gold: Option<&str>, dump: &[String]) -> Result<()> {
+/// that apply, a derivation of the query `depth` rules deep, the tax
+/// arithmetic, the consistency findings, and the relations named in `dump`
+/// (as name/arity).
+#[allow(clippy::too_many_arguments)]
+pub fn explain(data: &Dataset, solver: &Solver, id: &str, ir: &CaseIr, question: &str, gold: Option<&str>, dump: &[String], depth: usize) -> Result<()> {
     let query = ir.query.as_ref().with_context(|| format!("{id} has no query"))?;
-    let (outcome, loaded) = solver.solve_loaded(id, ir)?;
+    let (outcome, mut loaded) = solver.solve_loaded(id, ir)?;
     match gold {
         Some(g) => println!("# {id}: {:?} (gold {g})", outcome.prediction),
         None => println!("# {id}: {:?}", outcome.prediction),
@@ -74,6 +83,15 @@ pub fn explain(data: &Dataset, solver: &Solver, id: &str, ir: &CaseIr, question:
                 }
             }
         }
+    }
+
+    println!("\n## Why");
+    let derivations = solver.why(id, &mut loaded, query, depth)?;
+    if derivations.is_empty() {
+        println!("the query does not hold: nothing derives it");
+    }
+    for d in &derivations {
+        print_derivation(d, 0);
     }
 
     if let (Query::Tax { person, year }, Prediction::Dollars(d)) = (query, outcome.prediction) {
@@ -106,6 +124,25 @@ pub fn explain(data: &Dataset, solver: &Solver, id: &str, ir: &CaseIr, question:
         }
     }
     Ok(())
+}
+
+/// One derivation as an indented tree: each tuple with the rule that
+/// derives it (or `given`), the rule's other conditions, then its premises.
+fn print_derivation(d: &Derivation, indent: usize) {
+    let pad = "  ".repeat(indent);
+    let source = match (&d.rule, d.cut, d.repeated) {
+        (Some(r), _, true) => format!("{r} (as above)"),
+        (Some(r), _, false) => r.clone(),
+        (None, true, _) => "(not expanded)".into(),
+        (None, false, _) => "given".into(),
+    };
+    println!("{pad}{}   {source}", d.fact);
+    for c in &d.conditions {
+        println!("{pad}  · {c}");
+    }
+    for p in &d.premises {
+        print_derivation(p, indent + 1);
+    }
 }
 
 fn statute_line(node: &StatuteNode) -> String {

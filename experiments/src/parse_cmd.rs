@@ -140,7 +140,7 @@ pub fn run(args: ParseArgs) -> Result<()> {
             Some(i) => {
                 let ir = lexlog_data::linear::parse(&beams[i].text).with_context(|| format!("beam {} reads no more", i + 1))?;
                 println!();
-                crate::explain_cmd::explain(&data, &solver, &format!("beam {}", i + 1), &ir, args.question.trim(), None, &[])?;
+                crate::explain_cmd::explain(&data, &solver, &format!("beam {}", i + 1), &ir, args.question.trim(), None, &[], crate::explain_cmd::WHY_DEPTH)?;
             }
             None => println!("(nothing to explain: no beam gives the answer)"),
         }

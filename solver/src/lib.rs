@@ -14,6 +14,7 @@ pub mod signature;
 pub mod solve;
 pub mod stratify;
 pub mod value;
+pub mod why;
 
 pub use check::{Inconsistency, InconsistencyKind};
 pub use engine::{Database, Limits, StopReason};
@@ -21,3 +22,4 @@ pub use error::SolverError;
 pub use lang::Program;
 pub use lexlog_data::ArgType;
 pub use solve::{Outcome, Prediction, Solver};
+pub use why::Derivation;

@@ -442,7 +442,7 @@ impl Solver {
     }
 
     /// The query as a rule body, and the predicates it asks.
-    fn query_body(&self, case: &str, loaded: &mut Loaded, query: &Query) -> Result<(Vec<Literal>, Vec<PredId>), SolverError> {
+    pub(crate) fn query_body(&self, case: &str, loaded: &mut Loaded, query: &Query) -> Result<(Vec<Literal>, Vec<PredId>), SolverError> {
         match query {
             Query::Tax { person, year } => {
                 let p = Val::Sym(loaded.symbols.intern(person));
@@ -509,7 +509,7 @@ impl Solver {
     }
 }
 
-fn max_var(body: &[Literal]) -> usize {
+pub(crate) fn max_var(body: &[Literal]) -> usize {
     let mut m = 0;
     for l in body {
         match l {
