@@ -4,7 +4,7 @@
 
 use anyhow::{bail, Context, Result};
 use lexlog_data::{statutes::StatuteNode, CaseIr, Dataset, Goal, Query, Term, Value};
-use lexlog_solver::{Derivation, Prediction, Solver};
+use lexlog_solver::{Derivation, Prediction, Solver, WhyNot};
 
 #[derive(clap::Args)]
 pub struct ExplainArgs {
@@ -19,6 +19,9 @@ pub struct ExplainArgs {
 
 /// How many rules deep a derivation is shown by default.
 pub const WHY_DEPTH: usize = 6;
+/// How many rules deep a failure is followed (each rule of a goal is an
+/// attempt, so the tree widens fast).
+const WHY_NOT_DEPTH: usize = 3;
 
 /// Names and years the query asks about: the subsections shown are those
 /// that mention them.
@@ -87,11 +90,12 @@ pub fn explain(data: &Dataset, solver: &Solver, id: &str, ir: &CaseIr, question:
 
     println!("\n## Why");
     let derivations = solver.why(id, &mut loaded, query, depth)?;
-    if derivations.is_empty() {
-        println!("the query does not hold: nothing derives it");
-    }
     for d in &derivations {
         print_derivation(d, 0);
+    }
+    if let Some(w) = solver.why_not(id, &mut loaded, query, depth.min(WHY_NOT_DEPTH))? {
+        println!("the query does not hold:");
+        print_why_not(&w, 1);
     }
 
     if let (Query::Tax { person, year }, Prediction::Dollars(d)) = (query, outcome.prediction) {
@@ -142,6 +146,27 @@ fn print_derivation(d: &Derivation, indent: usize) {
     }
     for p in &d.premises {
         print_derivation(p, indent + 1);
+    }
+}
+
+/// Why a goal fails: per rule, the conditions that hold, then the first
+/// that does not, followed deeper where the rules derive it.
+fn print_why_not(w: &WhyNot, indent: usize) {
+    let pad = "  ".repeat(indent);
+    if w.cut {
+        println!("{pad}{}: (not followed further)", w.goal);
+    } else if w.attempts.is_empty() {
+        println!("{pad}{}: no such fact", w.goal);
+    }
+    for a in &w.attempts {
+        println!("{pad}{} by {}:", w.goal, a.rule);
+        for h in &a.holds {
+            println!("{pad}  ✓ {h}");
+        }
+        println!("{pad}  ✗ {}", a.fails);
+        if let Some(d) = &a.deeper {
+            print_why_not(d, indent + 2);
+        }
     }
 }
 

@@ -22,4 +22,4 @@ pub use error::SolverError;
 pub use lang::Program;
 pub use lexlog_data::ArgType;
 pub use solve::{Outcome, Prediction, Solver};
-pub use why::Derivation;
+pub use why::{Attempt, Derivation, WhyNot};
