@@ -82,6 +82,9 @@ pub struct Machine<'p, 'a> {
 
 /// Deepest nesting of goals a proof may reach.
 const MAX_DEPTH: usize = 250;
+/// Most values `between/3` enumerates (SARA's ranges are a century of
+/// years or a few hundred employees).
+const MAX_BETWEEN: i64 = 100_000;
 
 impl<'p, 'a> Machine<'p, 'a> {
     pub fn new(program: &'p Program<'a>, budget: u64) -> Self {
@@ -304,6 +307,9 @@ impl<'p, 'a> Machine<'p, 'a> {
             ("between", [lo, hi, x]) => {
                 let (lo, hi) = (int(lo).ok_or_else(inst)?, int(hi).ok_or_else(inst)?);
                 match x {
+                    PTerm::Var(_) if hi.saturating_sub(lo) >= MAX_BETWEEN => Err(EvalError::Type(format!(
+                        "between({lo}, {hi}, _) would enumerate more than {MAX_BETWEEN} values"
+                    ))),
                     PTerm::Var(_) => Ok(Some(
                         (lo..=hi).map(|i| vec![(x.clone(), PTerm::Int(i))]).collect(),
                     )),
@@ -499,6 +505,18 @@ mod tests {
         let v = m.fresh(1);
         let err = m.solve(PTerm::Compound("p".into(), vec![PTerm::Var(v)]), &mut |_| Ok(false));
         assert!(matches!(err, Err(EvalError::Instantiation(_))));
+    }
+
+    #[test]
+    fn a_huge_between_is_an_error_not_an_allocation() {
+        let clauses = parse_clauses("p(Y) :- between(2017,99999999999999,Y).", "t.pl", 1).unwrap();
+        let program = Program::new(&clauses);
+        let mut m = Machine::new(&program, 1000);
+        let v = m.fresh(1);
+        let err = m.solve(PTerm::Compound("p".into(), vec![PTerm::Var(v)]), &mut |_| Ok(false)).unwrap_err();
+        assert_eq!(err.to_string(), "between(2017, 99999999999999, _) would enumerate more than 100000 values");
+        // A bound value is only tested, however wide the range.
+        assert_eq!(all("", "between(1,99999999999999,5)"), [""]);
     }
 
     #[test]
