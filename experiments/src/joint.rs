@@ -276,8 +276,24 @@ pub fn beam_config(k: usize, solver: &Solver) -> BeamConfig {
         places: Some(std::sync::Arc::new(solver.query_place_names())),
         // Adopted on the folds (experiments/results/query-years/).
         query_years_from_question: true,
+        suspect: inconsistent_reading(),
         ..Default::default()
     }
+}
+
+/// A reading the solver's checks find no case can be: two values of a
+/// functional attribute, an end before its start (a death before the
+/// birth), a role of an undeclared event, one person in two marriages at
+/// once, or ill-typed facts (`experiments/results/consistent-first/`).
+fn inconsistent_reading() -> Option<lexlog_parser::decode::Suspect> {
+    use lexlog_solver::InconsistencyKind::*;
+    // The caller's solver compiled the same built-in rules.
+    let solver = std::sync::Arc::new(Solver::new().ok()?);
+    Some(lexlog_parser::decode::Suspect(std::sync::Arc::new(move |ir| {
+        solver.check_facts(ir).iter().any(|f| {
+            matches!(f.kind, FunctionalConflict | EndBeforeStart | DanglingReference | OverlappingMarriages | WrongType | InvalidDate)
+        })
+    })))
 }
 
 /// The models that ask the question: those of a query model where one is

@@ -14,7 +14,7 @@ use tch::{Kind, Tensor};
 
 /// Changes whenever decoding may give other beams (cached beams of an older
 /// version are not reused).
-pub const VERSION: u32 = 40;
+pub const VERSION: u32 = 41;
 
 /// The most actions a query search runs to. SARA's longest query is 17
 /// actions; a search where fewer than k hypotheses end would otherwise
@@ -89,6 +89,20 @@ pub struct BeamConfig {
     /// trained with `schema_hint` reads them after the question
     /// ([`crate::schema`]).
     pub places: Option<Arc<PlaceNames>>,
+    /// Whether a whole reading is one no case can be (the solver's
+    /// consistency checks): such readings come after the others
+    /// ([`crate::sentences`]).
+    pub suspect: Option<Suspect>,
+}
+
+/// A test of a whole reading, given from outside the parser.
+#[derive(Clone)]
+pub struct Suspect(pub Arc<dyn Fn(&CaseIr) -> bool + Send + Sync>);
+
+impl std::fmt::Debug for Suspect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Suspect(..)")
+    }
 }
 
 /// Which finished beams lose [`BeamConfig::stated_penalty`].
@@ -106,7 +120,7 @@ pub enum StatedScope {
 
 impl Default for BeamConfig {
     fn default() -> Self {
-        BeamConfig { k: 8, readings: None, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole, query_names_from_question: false, sentence_names: false, query_years_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0, stated_scope: StatedScope::default(), asked_year: true, nearest_section: true, places: None }
+        BeamConfig { k: 8, readings: None, max_len: 512, length_alpha: 0.6, signatures: None, part: Part::Whole, query_names_from_question: false, sentence_names: false, query_years_from_question: false, event_slots: None, shared_places: None, stated: Vec::new(), stated_penalty: 0.0, stated_scope: StatedScope::default(), asked_year: true, nearest_section: true, places: None, suspect: None }
     }
 }
 

@@ -189,7 +189,8 @@ const COMBINATIONS_PER_READING: usize = 64;
 /// unit's best beam, then the combinations that give up least. A reading
 /// that states an event twice ([`restates_an_event`]), or whose query
 /// names what neither `mentions` give nor its facts write
-/// ([`asks_the_unnamed`]), comes after every reading that does neither (among the first
+/// ([`asks_the_unnamed`]), or that `cfg.suspect` finds one no case can be,
+/// comes after every reading that does none of these (among the first
 /// `COMBINATIONS_PER_READING * k` combinations), so it is kept only where
 /// too few others are found. A reading's log-probability is the sum of
 /// its units'. Where no query beam ends, the readings keep their facts
@@ -224,7 +225,8 @@ fn combine(units: &[Vec<Beam>], query: &[Beam], mentions: &[Mention], cfg: &Beam
             let text = text.unwrap_or_default();
             if texts.insert(text.clone()) {
                 let reading = Beam { actions: Vec::new(), logprob: logprob(&choice), text, ir };
-                if restates_an_event(&reading.ir) || asks_the_unnamed(&reading.ir, mentions) {
+                let suspect = cfg.suspect.as_ref().is_some_and(|s| (s.0)(&reading.ir));
+                if suspect || restates_an_event(&reading.ir) || asks_the_unnamed(&reading.ir, mentions) {
                     demoted.push(reading);
                 } else {
                     out.push(reading);
@@ -677,6 +679,26 @@ mod tests {
         let asked = vec![beam("query tax unnamed_husband 2017\n", 0.0), beam("query tax alice 2017\n", -1.0)];
         let c = combine(&[one], &asked, &alice, &cfg(2));
         assert!(c[0].text.contains("tax alice") && c[1].text.contains("unnamed_husband"), "{:?}", c.iter().map(|b| &b.text).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_reading_the_suspect_test_flags_comes_after_the_others() {
+        use crate::decode::Suspect;
+        use std::sync::Arc;
+        let beam = |t: &str, lp: f64| Beam { actions: Vec::new(), logprob: lp, text: t.into(), ir: parse(t).unwrap_or_default() };
+        let one = vec![beam("marriage e1 agent=alice agent=bob start=2010-05-01\n", -0.1)];
+        let two = vec![beam("marriage e1 agent=alice agent=bob start=2016-03-03\n", -0.1), beam("divorce e1 agent=alice agent=bob start=2016-03-03\n", -0.9)];
+        let q = vec![beam("query tax alice 2017\n", 0.0)];
+        let alice = extract("Alice and Bob");
+        // (A stand-in for the solver's checks: two marriages of one couple.)
+        let twice = Suspect(Arc::new(|ir: &CaseIr| ir.facts.iter().filter(|f| matches!(f, Fact::Event(e) if e.kind == Some(lexlog_data::EventKind::Marriage))).count() > 1));
+        let cfg = |suspect| BeamConfig { k: 2, length_alpha: 0.6, suspect, ..Default::default() };
+        let plain = combine(&[one.clone(), two.clone()], &q, &alice, &cfg(None));
+        assert!(plain[0].text.contains("start = 2016-03-03") && plain[0].text.matches("marriage").count() == 2, "{}", plain[0].text);
+        let c = combine(&[one, two], &q, &alice, &cfg(Some(twice)));
+        assert_eq!(c.len(), 2);
+        assert!(c[0].text.contains("divorce"), "the consistent reading first: {}", c[0].text);
+        assert_eq!(c[1].text, plain[0].text, "the flagged one kept after it");
     }
 
     #[test]

@@ -208,8 +208,9 @@ impl Solver {
         out
     }
 
-    /// The checks that need no solving.
-    fn check_facts(&self, ir: &CaseIr) -> Vec<Inconsistency> {
+    /// The checks that need no solving: every kind but
+    /// [`InconsistencyKind::NothingDerivable`].
+    pub fn check_facts(&self, ir: &CaseIr) -> Vec<Inconsistency> {
         use InconsistencyKind::*;
         let mut out = Vec::new();
         let ground = match expand(&ir.facts) {
