@@ -21,7 +21,7 @@ pub struct ExplainArgs {
 pub const WHY_DEPTH: usize = 6;
 /// How many rules deep a failure is followed (each rule of a goal is an
 /// attempt, so the tree widens fast).
-const WHY_NOT_DEPTH: usize = 3;
+pub const WHY_NOT_DEPTH: usize = 3;
 
 /// Names and years the query asks about: the subsections shown are those
 /// that mention them.

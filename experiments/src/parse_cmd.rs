@@ -70,6 +70,10 @@ struct Parsed<'a> {
     agreement: f64,
     /// The beam (from 0) whose reading gives the answer.
     followed: Option<usize>,
+    /// Why that beam's query holds (a derivation per goal, `Solver::why`),
+    /// or why not (`Solver::why_not`).
+    why: Vec<lexlog_solver::Derivation>,
+    why_not: Option<lexlog_solver::WhyNot>,
     bridge: &'a PipelineConfig,
     beams: Vec<ParsedBeam<'a>>,
 }
@@ -79,6 +83,17 @@ struct ParsedBeam<'a> {
     text: &'a str,
     #[serde(flatten)]
     judged: &'a Judged,
+}
+
+/// Why the reading `text` answers as it does, or why its query fails, as
+/// `lexlog explain` shows it.
+fn explained(solver: &Solver, text: &str) -> Result<(Vec<lexlog_solver::Derivation>, Option<lexlog_solver::WhyNot>)> {
+    let ir = lexlog_data::linear::parse(text).context("the followed beam reads no more")?;
+    let Some(query) = ir.query.as_ref() else { return Ok((Vec::new(), None)) };
+    let (_, mut loaded) = solver.solve_loaded("followed beam", &ir)?;
+    let why = solver.why("followed beam", &mut loaded, query, crate::explain_cmd::WHY_DEPTH)?;
+    let why_not = solver.why_not("followed beam", &mut loaded, query, crate::explain_cmd::WHY_NOT_DEPTH)?;
+    Ok((why, why_not))
 }
 
 fn read_text(args: &ParseArgs) -> Result<String> {
@@ -108,8 +123,12 @@ pub fn run(args: ParseArgs) -> Result<()> {
     let bridge = crate::joint::fit_on_dev(&data, args.bridge_model.as_ref().unwrap_or(&args.model), args.k, &solver)?;
     let decision = lexlog_bridge::pipeline::decide(&solver, &beams, &bridge);
     if args.json {
+        let (why, why_not) = match decision.followed {
+            Some(i) => explained(&solver, &beams[i].text)?,
+            None => (Vec::new(), None),
+        };
         let beams = beams.iter().zip(&decision.beams).map(|(b, judged)| ParsedBeam { text: &b.text, judged }).collect();
-        let parsed = Parsed { answer: decision.answer, reasons: &decision.reasons, agreement: decision.agreement, followed: decision.followed, bridge: &bridge, beams };
+        let parsed = Parsed { answer: decision.answer, reasons: &decision.reasons, agreement: decision.agreement, followed: decision.followed, why, why_not, bridge: &bridge, beams };
         println!("{}", serde_json::to_string_pretty(&parsed)?);
         return Ok(());
     }

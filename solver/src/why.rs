@@ -11,7 +11,7 @@ use lexlog_data::Query;
 use std::collections::HashMap;
 
 /// A tuple and what derives it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Derivation {
     /// The tuple, as `pred(a, b, …)`.
     pub fact: String,
@@ -206,7 +206,7 @@ fn agg_word(op: AggOp) -> &'static str {
 
 /// Why a goal fails: each rule that could derive it, how far its body
 /// holds, and the first condition that does not.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct WhyNot {
     /// The goal, as `pred(a, _, …)`.
     pub goal: String,
@@ -218,7 +218,7 @@ pub struct WhyNot {
 }
 
 /// A rule's body read against the database, up to its first failure.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Attempt {
     /// `file:line` of the rule.
     pub rule: String,
