@@ -3,7 +3,8 @@
 //! the consistency findings.
 
 use anyhow::{bail, Context, Result};
-use lexlog_data::{statutes::StatuteNode, CaseIr, Dataset, Goal, Query, Term, Value};
+use lexlog_data::{CaseIr, Dataset, Goal, Query, Term, Value};
+use serde::Serialize;
 use lexlog_solver::{Derivation, Prediction, Solver, WhyNot};
 
 #[derive(clap::Args)]
@@ -15,6 +16,9 @@ pub struct ExplainArgs {
     /// How many rules deep the derivation under "Why" goes.
     #[arg(long, default_value_t = WHY_DEPTH)]
     depth: usize,
+    /// Everything as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 /// How many rules deep a derivation is shown by default.
@@ -54,7 +58,44 @@ pub fn run(args: ExplainArgs) -> Result<()> {
         bail!("no case named {} in {}", args.case, data.dir.display());
     };
     let solver = Solver::new()?;
-    explain(&data, &solver, &case.id, &case.ir, &case.question, Some(&case.answer.to_string()), &args.dump, args.depth)
+    let gold = case.answer.to_string();
+    let ex = gather(&data, &solver, &case.id, &case.ir, &case.question, Some(&gold), &args.dump, args.depth)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&ex)?);
+    } else {
+        print(&ex);
+    }
+    Ok(())
+}
+
+/// Everything `lexlog explain` says of a case (`--json` prints it so).
+#[derive(Serialize)]
+pub struct Explanation {
+    pub case: String,
+    pub prediction: Prediction,
+    pub gold: Option<String>,
+    pub question: String,
+    pub stop: String,
+    pub rounds: usize,
+    pub derived: usize,
+    /// Each subsection that applies to the query's names and years, with
+    /// the tuple and the statute's words.
+    pub applies: Vec<Applies>,
+    /// Why the query holds (a derivation per goal), or why not.
+    pub why: Vec<Derivation>,
+    pub why_not: Option<WhyNot>,
+    /// The tax arithmetic, for a tax query.
+    pub arithmetic: Option<lexlog_solver::money::TaxExplanation>,
+    pub findings: Vec<lexlog_solver::Inconsistency>,
+    /// The relations `--dump` asks for, by name/arity.
+    pub dumped: Vec<(String, Vec<Vec<String>>)>,
+}
+
+#[derive(Serialize)]
+pub struct Applies {
+    pub subsection: String,
+    pub args: Vec<String>,
+    pub text: String,
 }
 
 /// Prints why the solver answers as it does for `ir`: the subsections
@@ -63,71 +104,109 @@ pub fn run(args: ExplainArgs) -> Result<()> {
 /// (as name/arity).
 #[allow(clippy::too_many_arguments)]
 pub fn explain(data: &Dataset, solver: &Solver, id: &str, ir: &CaseIr, question: &str, gold: Option<&str>, dump: &[String], depth: usize) -> Result<()> {
+    print(&gather(data, solver, id, ir, question, gold, dump, depth)?);
+    Ok(())
+}
+
+/// What [`explain`] prints, gathered.
+#[allow(clippy::too_many_arguments)]
+pub fn gather(data: &Dataset, solver: &Solver, id: &str, ir: &CaseIr, question: &str, gold: Option<&str>, dump: &[String], depth: usize) -> Result<Explanation> {
     let query = ir.query.as_ref().with_context(|| format!("{id} has no query"))?;
     let (outcome, mut loaded) = solver.solve_loaded(id, ir)?;
-    match gold {
-        Some(g) => println!("# {id}: {:?} (gold {g})", outcome.prediction),
-        None => println!("# {id}: {:?}", outcome.prediction),
-    }
-    println!("{question}");
-    println!("(solver stopped: {:?}; {} rounds, {} tuples derived)", outcome.stop, outcome.report.rounds, outcome.report.derived);
 
     let (names, years) = focus(query);
-    println!("\n## Subsections that apply");
     let mut nodes = Vec::new();
     data.statutes.walk(&mut nodes);
+    let mut applies = Vec::new();
     for node in nodes.iter().filter(|n| n.id.starts_with('s')) {
         for arity in 1..=11 {
             for row in solver.relation(&loaded, &node.id, arity) {
                 let names_ok = names.is_empty() || row.iter().any(|c| names.contains(c));
                 let years_ok = years.is_empty() || row.iter().any(|c| years.iter().any(|y| c == y || c.starts_with(&format!("{y}-"))));
                 if names_ok && years_ok {
-                    println!("{}({})\n    {}", node.id, row.join(", "), statute_line(node));
+                    applies.push(Applies { subsection: node.id.clone(), args: row, text: node.text.replace('\n', " ") });
                 }
             }
         }
     }
 
-    println!("\n## Why");
-    let derivations = solver.why(id, &mut loaded, query, depth)?;
-    for d in &derivations {
-        print_derivation(d, 0);
+    let why = solver.why(id, &mut loaded, query, depth)?;
+    let why_not = solver.why_not(id, &mut loaded, query, depth.min(WHY_NOT_DEPTH))?;
+    let arithmetic = match (query, outcome.prediction) {
+        (Query::Tax { person, year }, Prediction::Dollars(d)) => Some(solver.explain_tax(&loaded, person, *year, d)),
+        _ => None,
+    };
+    let mut dumped = Vec::new();
+    for spec in dump {
+        let (name, arity) = spec.split_once('/').context("--dump takes name/arity")?;
+        let arity: usize = arity.parse().context("arity")?;
+        dumped.push((spec.clone(), solver.relation(&loaded, name, arity)));
     }
-    if let Some(w) = solver.why_not(id, &mut loaded, query, depth.min(WHY_NOT_DEPTH))? {
-        println!("the query does not hold:");
-        print_why_not(&w, 1);
+    Ok(Explanation {
+        case: id.to_string(),
+        prediction: outcome.prediction,
+        gold: gold.map(String::from),
+        question: question.to_string(),
+        stop: format!("{:?}", outcome.stop),
+        rounds: outcome.report.rounds,
+        derived: outcome.report.derived,
+        applies,
+        why,
+        why_not,
+        arithmetic,
+        findings: solver.check(ir),
+        dumped,
+    })
+}
+
+fn print(ex: &Explanation) {
+    match &ex.gold {
+        Some(g) => println!("# {}: {:?} (gold {g})", ex.case, ex.prediction),
+        None => println!("# {}: {:?}", ex.case, ex.prediction),
+    }
+    println!("{}", ex.question);
+    println!("(solver stopped: {}; {} rounds, {} tuples derived)", ex.stop, ex.rounds, ex.derived);
+
+    println!("\n## Subsections that apply");
+    for a in &ex.applies {
+        println!("{}({})\n    {}", a.subsection, a.args.join(", "), shortened(&a.text));
     }
 
-    if let (Query::Tax { person, year }, Prediction::Dollars(d)) = (query, outcome.prediction) {
+    println!("\n## Why");
+    for d in &ex.why {
+        print_derivation(d, 0);
+    }
+    if let Some(w) = &ex.why_not {
+        println!("the query does not hold:");
+        print_why_not(w, 1);
+    }
+
+    if let Some(t) = &ex.arithmetic {
         println!("\n## Arithmetic");
-        let ex = solver.explain_tax(&loaded, person, *year, d);
-        for s in &ex.steps {
+        for s in &t.steps {
             let v = s.value.map_or("?".to_string(), |v| format!("${v}"));
             println!("{:<70} {:>12}   {}", s.label, v, s.term);
         }
-        if !ex.consistent {
+        if !t.consistent {
             println!("(the folded arithmetic does not reproduce the answer)");
         }
     }
 
-    let findings = solver.check(ir);
     println!("\n## Consistency");
-    if findings.is_empty() {
+    if ex.findings.is_empty() {
         println!("no findings");
     }
-    for f in findings {
+    for f in &ex.findings {
         println!("{:?}: {}", f.kind, f.detail);
     }
 
-    for spec in dump {
-        let (name, arity) = spec.split_once('/').context("--dump takes name/arity")?;
-        let arity: usize = arity.parse().context("arity")?;
-        println!("\n## {name}/{arity}");
-        for row in solver.relation(&loaded, name, arity) {
+    for (spec, rows) in &ex.dumped {
+        let name = spec.split_once('/').map_or(spec.as_str(), |(n, _)| n);
+        println!("\n## {spec}");
+        for row in rows {
             println!("{name}({})", row.join(", "));
         }
     }
-    Ok(())
 }
 
 /// One derivation as an indented tree: each tuple with the rule that
@@ -170,11 +249,11 @@ fn print_why_not(w: &WhyNot, indent: usize) {
     }
 }
 
-fn statute_line(node: &StatuteNode) -> String {
-    let t = node.text.replace('\n', " ");
+/// A statute's words cut to one line of about 110 characters.
+fn shortened(t: &str) -> String {
     if t.chars().count() > 110 {
         format!("{}…", t.chars().take(110).collect::<String>())
     } else {
-        t
+        t.to_string()
     }
 }
