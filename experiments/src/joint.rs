@@ -535,6 +535,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_joint_decoding_demotes_what_the_solver_checks_flag() {
+        let solver = Solver::new().unwrap();
+        let suspect = beam_config(8, &solver).suspect.expect("the joint decoding sets it");
+        let read = |src: &str| lexlog_data::linear::parse(src).unwrap();
+        let wed = "marriage e1 agent=alice agent=bob start=2010-05-01\n";
+        // "They divorced on March 3rd, 2016" read as a second wedding.
+        assert!((suspect.0)(&read(&format!("{wed}marriage e2 agent=alice agent=bob start=2016-03-03\nquery tax alice 2017\n"))));
+        assert!((suspect.0)(&read("birth e1 agent=bob start=1990-01-01\ndeath e2 agent=bob start=1980-01-01\nquery tax alice 2017\n")));
+        assert!(!(suspect.0)(&read(&format!("{wed}divorce e2 agent=alice agent=bob start=2016-03-03\nquery tax alice 2017\n"))));
+    }
+
+    #[test]
     fn a_beam_cache_is_named_by_the_code_that_wrote_it() {
         assert_eq!(BEAM_SOURCES.len(), 16);
         assert!(BEAM_SOURCES.chars().all(|c| c.is_ascii_hexdigit()));
