@@ -25,7 +25,7 @@ pub struct ExplainArgs {
 pub const WHY_DEPTH: usize = 6;
 /// How many rules deep a failure is followed (each rule of a goal is an
 /// attempt, so the tree widens fast).
-pub const WHY_NOT_DEPTH: usize = 3;
+const WHY_NOT_DEPTH: usize = 3;
 
 /// Names and years the query asks about: the subsections shown are those
 /// that mention them.
@@ -98,17 +98,10 @@ pub struct Applies {
     pub text: String,
 }
 
-/// Prints why the solver answers as it does for `ir`: the subsections
-/// that apply, a derivation of the query `depth` rules deep, the tax
+/// Why the solver answers as it does for `ir`: the subsections that apply,
+/// a derivation of the query `depth` rules deep (or why it fails), the tax
 /// arithmetic, the consistency findings, and the relations named in `dump`
 /// (as name/arity).
-#[allow(clippy::too_many_arguments)]
-pub fn explain(data: &Dataset, solver: &Solver, id: &str, ir: &CaseIr, question: &str, gold: Option<&str>, dump: &[String], depth: usize) -> Result<()> {
-    print(&gather(data, solver, id, ir, question, gold, dump, depth)?);
-    Ok(())
-}
-
-/// What [`explain`] prints, gathered.
 #[allow(clippy::too_many_arguments)]
 pub fn gather(data: &Dataset, solver: &Solver, id: &str, ir: &CaseIr, question: &str, gold: Option<&str>, dump: &[String], depth: usize) -> Result<Explanation> {
     let query = ir.query.as_ref().with_context(|| format!("{id} has no query"))?;
@@ -159,7 +152,8 @@ pub fn gather(data: &Dataset, solver: &Solver, id: &str, ir: &CaseIr, question: 
     })
 }
 
-fn print(ex: &Explanation) {
+/// Prints an explanation as `lexlog explain` does.
+pub fn print(ex: &Explanation) {
     match &ex.gold {
         Some(g) => println!("# {}: {:?} (gold {g})", ex.case, ex.prediction),
         None => println!("# {}: {:?}", ex.case, ex.prediction),

@@ -70,10 +70,10 @@ struct Parsed<'a> {
     agreement: f64,
     /// The beam (from 0) whose reading gives the answer.
     followed: Option<usize>,
-    /// Why that beam's query holds (a derivation per goal, `Solver::why`),
-    /// or why not (`Solver::why_not`).
-    why: Vec<lexlog_solver::Derivation>,
-    why_not: Option<lexlog_solver::WhyNot>,
+    /// That beam's reading explained as `lexlog explain --json` does: the
+    /// subsections that apply, why (or why not), the arithmetic, the
+    /// findings.
+    explanation: Option<crate::explain_cmd::Explanation>,
     bridge: &'a PipelineConfig,
     beams: Vec<ParsedBeam<'a>>,
 }
@@ -85,15 +85,12 @@ struct ParsedBeam<'a> {
     judged: &'a Judged,
 }
 
-/// Why the reading `text` answers as it does, or why its query fails, as
-/// `lexlog explain` shows it.
-fn explained(solver: &Solver, text: &str) -> Result<(Vec<lexlog_solver::Derivation>, Option<lexlog_solver::WhyNot>)> {
-    let ir = lexlog_data::linear::parse(text).context("the followed beam reads no more")?;
-    let Some(query) = ir.query.as_ref() else { return Ok((Vec::new(), None)) };
-    let (_, mut loaded) = solver.solve_loaded("followed beam", &ir)?;
-    let why = solver.why("followed beam", &mut loaded, query, crate::explain_cmd::WHY_DEPTH)?;
-    let why_not = solver.why_not("followed beam", &mut loaded, query, crate::explain_cmd::WHY_NOT_DEPTH)?;
-    Ok((why, why_not))
+/// The reading of beam `i` explained (`lexlog explain`'s [`gather`]).
+///
+/// [`gather`]: crate::explain_cmd::gather
+fn followed_explained(data: &Dataset, solver: &Solver, beams: &[Beam], i: usize, question: &str) -> Result<crate::explain_cmd::Explanation> {
+    let ir = lexlog_data::linear::parse(&beams[i].text).with_context(|| format!("beam {} reads no more", i + 1))?;
+    crate::explain_cmd::gather(data, solver, &format!("beam {}", i + 1), &ir, question, None, &[], crate::explain_cmd::WHY_DEPTH)
 }
 
 fn read_text(args: &ParseArgs) -> Result<String> {
@@ -123,12 +120,9 @@ pub fn run(args: ParseArgs) -> Result<()> {
     let bridge = crate::joint::fit_on_dev(&data, args.bridge_model.as_ref().unwrap_or(&args.model), args.k, &solver)?;
     let decision = lexlog_bridge::pipeline::decide(&solver, &beams, &bridge);
     if args.json {
-        let (why, why_not) = match decision.followed {
-            Some(i) => explained(&solver, &beams[i].text)?,
-            None => (Vec::new(), None),
-        };
+        let explanation = decision.followed.map(|i| followed_explained(&data, &solver, &beams, i, args.question.trim())).transpose()?;
         let beams = beams.iter().zip(&decision.beams).map(|(b, judged)| ParsedBeam { text: &b.text, judged }).collect();
-        let parsed = Parsed { answer: decision.answer, reasons: &decision.reasons, agreement: decision.agreement, followed: decision.followed, why, why_not, bridge: &bridge, beams };
+        let parsed = Parsed { answer: decision.answer, reasons: &decision.reasons, agreement: decision.agreement, followed: decision.followed, explanation, bridge: &bridge, beams };
         println!("{}", serde_json::to_string_pretty(&parsed)?);
         return Ok(());
     }
@@ -157,9 +151,8 @@ pub fn run(args: ParseArgs) -> Result<()> {
     if args.explain {
         match decision.followed {
             Some(i) => {
-                let ir = lexlog_data::linear::parse(&beams[i].text).with_context(|| format!("beam {} reads no more", i + 1))?;
                 println!();
-                crate::explain_cmd::explain(&data, &solver, &format!("beam {}", i + 1), &ir, args.question.trim(), None, &[], crate::explain_cmd::WHY_DEPTH)?;
+                crate::explain_cmd::print(&followed_explained(&data, &solver, &beams, i, args.question.trim())?);
             }
             None => println!("(nothing to explain: no beam gives the answer)"),
         }
