@@ -273,20 +273,21 @@ fn eval_rule(
 ) {
     let mut env = vec![None; rule.nvars];
     let mut emit = |env: &[Option<Val>]| {
-        let t: Box<[Val]> = rule
-            .head
-            .args
-            .iter()
-            .map(|a| match a {
-                Arg::Var(v) => env[*v as usize].unwrap_or(Val::Any),
-                Arg::Const(c) => *c,
-                Arg::Wild => Val::Any,
-            })
-            .collect();
+        let t: Box<[Val]> = instantiate(&rule.head, env).collect();
         out.push((rule.head.pred, t));
     };
     let _ = program;
     join(&rule.body, 0, db, &delta, &mut env, &mut emit);
+}
+
+/// The values of `atom`'s arguments under `env`: an unbound variable or a
+/// wildcard is an open value.
+pub(crate) fn instantiate<'a>(atom: &'a Atom, env: &'a [Option<Val>]) -> impl Iterator<Item = Val> + 'a {
+    atom.args.iter().map(|a| match a {
+        Arg::Var(v) => env[*v as usize].unwrap_or(Val::Any),
+        Arg::Const(c) => *c,
+        Arg::Wild => Val::Any,
+    })
 }
 
 /// Solves `body[i..]` under `env`, calling `emit` on each solution.

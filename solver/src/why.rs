@@ -156,14 +156,7 @@ fn bind_arg(a: &Arg, v: Val, env: &mut [Option<Val>]) -> bool {
 }
 
 fn instantiate(atom: &Atom, env: &[Option<Val>]) -> Vec<Val> {
-    atom.args
-        .iter()
-        .map(|a| match *a {
-            Arg::Var(v) => env[v as usize].unwrap_or(Val::Any),
-            Arg::Const(c) => c,
-            Arg::Wild => Val::Any,
-        })
-        .collect()
+    crate::engine::instantiate(atom, env).collect()
 }
 
 /// A stored tuple of `pred` matching `pattern`, not one on `stack`.
