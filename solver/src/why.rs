@@ -41,14 +41,7 @@ impl Solver {
     /// deep; empty when the query does not hold.
     pub fn why(&self, case: &str, loaded: &mut Loaded, query: &Query, depth: usize) -> Result<Vec<Derivation>, SolverError> {
         let (body, _) = self.query_body(case, loaded, query)?;
-        let mut env = vec![None; max_var(&body) + 1];
-        let mut first = None;
-        join(&body, 0, &mut loaded.db, &None, &mut env, &mut |e| {
-            if first.is_none() {
-                first = Some(e.to_vec());
-            }
-        });
-        let Some(env) = first else { return Ok(vec![]) };
+        let Some(env) = first_solution(&body, loaded, max_var(&body) + 1) else { return Ok(vec![]) };
         let mut out = Vec::new();
         let mut done = HashMap::new();
         for lit in &body {
