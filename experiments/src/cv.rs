@@ -38,9 +38,9 @@ pub fn run(data: &Dataset, k: usize, config: &Path, out: &Path, beam: usize) -> 
         let ids: Vec<&String> = train.iter().map(|e| &e.id).collect();
         std::fs::write(dir.join("trained_on.json"), serde_json::to_string(&ids)?)?;
         if !dir.join("complete").is_file() {
-            let resume = dir.join("last.safetensors").is_file();
             let mut quiet = |_: &lexlog_parser::train::Progress| {};
-            lexlog_parser::train::train(&cfg, train, &crate::parser_cmd::statute_ids(data), Some(&crate::joint::query_schema(&solver)), &lexlog_parser::source::minilm_dir()?, &dir, resume, device, &mut quiet)?;
+            // Resumes a killed fold, starts the others afresh.
+            lexlog_parser::train::train(&cfg, train, &crate::parser_cmd::statute_ids(data), Some(&crate::joint::query_schema(&solver)), &lexlog_parser::source::minilm_dir()?, &dir, true, device, &mut quiet)?;
         }
         let held: Vec<&Case> = data.cases.iter().filter(|c| fold_of[&c.id] == fold).collect();
         let beams = beams_for(&held, &dir, beam, &format!("fold{fold}"), &solver)?;

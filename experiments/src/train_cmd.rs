@@ -6,6 +6,7 @@ use lexlog_data::{Dataset, Split};
 use lexlog_parser::config::TrainConfig;
 use lexlog_parser::example::Example;
 use lexlog_parser::source::minilm_dir;
+use lexlog_parser::train::Resume;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -102,9 +103,14 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let held = train.iter().filter(|e| cfg.held_out.contains(&e.id)).count();
     let device = lexlog_parser::device::best_device();
     eprintln!("training on {} train-split cases ({held} held out), device {device:?}", train.len() - held);
-    if args.resume && args.out.join("last.safetensors").is_file() {
-        // tch keeps AdamW's moments and the dropout generator out of reach.
-        eprintln!("resuming from the last finished epoch in {}: AdamW's moments and the dropout draws start afresh, so the weights come close to an unbroken run's, not the same", args.out.display());
+    match args.resume.then(|| lexlog_parser::train::resume_from(&args.out)) {
+        Some(Resume::Exact) => eprintln!("resuming {} from its last finished epoch, as the run would have gone on", args.out.display()),
+        Some(Resume::WeightsOnly) => eprintln!(
+            "resuming {} from {} alone (written by an older lexlog): AdamW's moments and the dropout draws start afresh, so the weights come close to an unbroken run's, not the same",
+            args.out.display(),
+            lexlog_parser::train::LAST_WEIGHTS
+        ),
+        Some(Resume::Fresh) | None => {}
     }
     let bar = ProgressBar::new(1);
     bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} steps {msg}").unwrap());

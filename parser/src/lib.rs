@@ -14,6 +14,7 @@ pub mod example;
 pub mod grammar;
 pub mod mentions;
 pub mod model;
+pub mod optim;
 pub mod people;
 pub mod schema;
 pub mod query_events;

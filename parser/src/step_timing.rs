@@ -43,7 +43,7 @@ pub fn time_steps(cfg: &TrainConfig, train_examples: Vec<Example>, extra_vocab: 
             started = Instant::now();
         }
         let batch: Vec<&Prepared> = chunk.iter().map(|&i| &data.train[i]).collect();
-        train_step(cfg, &model, &mut opt, &batch, step, total_steps, device);
+        train_step(cfg, &model, &mut opt, &batch, step, total_steps, device)?;
         if step >= warmup {
             units += batch.len();
         }

@@ -1,7 +1,8 @@
 //! Training: AdamW with warm-up then linear decay, gradient clipping, a
 //! seeded dev set held out of train, early stopping on dev loss, and
 //! checkpoints written atomically (weights as safetensors, config,
-//! vocabulary, metrics) that `--resume` continues from. Sentence units also
+//! vocabulary, metrics), and after each epoch the state `--resume`
+//! continues from exactly ([`RESUME_STATE`]). Sentence units also
 //! keep the checkpoint their dev query units choose ([`QUERY_WEIGHTS`]).
 
 use crate::config::{DevGroups, ModelConfig, TrainConfig, Unit};
@@ -10,6 +11,7 @@ use crate::error::ParserError;
 use crate::example::Example;
 use crate::grammar::{Part, Signatures};
 use crate::model::Seq2Seq;
+use crate::optim::{self, AdamW};
 use crate::schema::QuerySchema;
 use crate::sentences::QUERY_UNIT;
 use crate::source::{Source, SourceTokenizer};
@@ -18,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
-use tch::nn::{self, OptimizerConfig};
+use tch::nn;
 use tch::{Device, Kind, Tensor};
 
 /// An example ready for the model.
@@ -187,6 +189,60 @@ impl DevScores {
 
 /// Where a run keeps the checkpoint chosen on its dev query units alone.
 pub const QUERY_WEIGHTS: &str = "query.safetensors";
+
+/// What `--resume` continues from, written after each epoch and removed
+/// when the run finishes: the weights, AdamW's step counts and moments,
+/// the dropout generators' states and the metrics so far, in one file so
+/// that a kill leaves all of one epoch or all of the one before.
+pub const RESUME_STATE: &str = "resume.safetensors";
+
+/// The weights after the last finished epoch (what runs by older lexlog
+/// resume from, approximately).
+pub const LAST_WEIGHTS: &str = "last.safetensors";
+
+/// How a run in `out` would resume.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resume {
+    /// Nothing to resume: the run starts afresh.
+    Fresh,
+    /// From [`RESUME_STATE`]: exactly as the run would have gone on.
+    Exact,
+    /// From [`LAST_WEIGHTS`] alone (a run by an older lexlog): AdamW's
+    /// moments and the dropout draws start afresh.
+    WeightsOnly,
+}
+
+pub fn resume_from(out: &Path) -> Resume {
+    if out.join(RESUME_STATE).is_file() {
+        Resume::Exact
+    } else if out.join(LAST_WEIGHTS).is_file() {
+        Resume::WeightsOnly
+    } else {
+        Resume::Fresh
+    }
+}
+
+/// Writes the resume state atomically.
+fn save_resume_state(vs: &nn::VarStore, opt: &AdamW, device: Device, metrics: &Metrics, path: &Path) -> Result<(), ParserError> {
+    let mut named: Vec<(String, Tensor)> = vs.variables().into_iter().map(|(name, t)| (name, t.to_device(Device::Cpu))).collect();
+    named.extend(opt.state()?);
+    named.extend(optim::generator_state(device)?);
+    named.push((RESUME_METRICS.to_string(), Tensor::from_slice(&serde_json::to_vec(metrics)?)));
+    let tmp = path.with_file_name("resume.tmp.safetensors");
+    Tensor::write_safetensors(&named, &tmp)?;
+    std::fs::rename(&tmp, path).map_err(|source| ParserError::Io { path: path.to_path_buf(), source })
+}
+
+const RESUME_METRICS: &str = "resume.metrics";
+
+/// The resume state's tensors by name, and its metrics.
+fn read_resume_state(path: &Path) -> Result<(std::collections::HashMap<String, Tensor>, Metrics), ParserError> {
+    let named: std::collections::HashMap<String, Tensor> = Tensor::read_safetensors(path)?.into_iter().collect();
+    let bytes = named.get(RESUME_METRICS).map(Vec::<u8>::try_from).transpose()?;
+    let bytes = bytes.ok_or_else(|| ParserError::Config(format!("{}: no {RESUME_METRICS} in it; remove it to resume from {LAST_WEIGHTS}", path.display())))?;
+    let metrics = serde_json::from_slice(&bytes).map_err(|e| ParserError::Config(format!("{}: {RESUME_METRICS}: {e}", path.display())))?;
+    Ok((named, metrics))
+}
 
 /// Writes `bytes` to `path` atomically (a temporary file, then rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ParserError> {
@@ -452,8 +508,8 @@ pub fn start_run(cfg: &TrainConfig, train_examples: Vec<Example>, extra_vocab: &
 }
 
 /// The run's optimizer over `vs`.
-pub fn optimizer(cfg: &TrainConfig, vs: &nn::VarStore) -> Result<nn::Optimizer, ParserError> {
-    Ok(nn::AdamW { wd: cfg.weight_decay, ..Default::default() }.build(vs, cfg.learning_rate)?)
+pub fn optimizer(cfg: &TrainConfig, vs: &nn::VarStore) -> Result<AdamW, ParserError> {
+    AdamW::new(vs, cfg.learning_rate, cfg.weight_decay)
 }
 
 /// Epoch `epoch`'s batches of the train units `data`, as `cfg` draws them
@@ -478,13 +534,13 @@ pub fn learning_rate(cfg: &TrainConfig, step: usize, total_steps: usize) -> f64 
 }
 
 /// One optimizer step on `batch` at `step` of `total_steps`; returns the loss.
-pub fn train_step(cfg: &TrainConfig, model: &Seq2Seq, opt: &mut nn::Optimizer, batch: &[&Prepared], step: usize, total_steps: usize, device: Device) -> f64 {
+pub fn train_step(cfg: &TrainConfig, model: &Seq2Seq, opt: &mut AdamW, batch: &[&Prepared], step: usize, total_steps: usize, device: Device) -> Result<f64, ParserError> {
     let lr = learning_rate(cfg, step, total_steps);
-    opt.set_lr_group(0, lr * cfg.encoder_learning_rate / cfg.learning_rate);
-    opt.set_lr_group(1, lr);
+    opt.set_lr_group(0, lr * cfg.encoder_learning_rate / cfg.learning_rate)?;
+    opt.set_lr_group(1, lr)?;
     let (loss, _, _) = smoothed_batch_loss(model, batch, device, true, cfg.label_smoothing);
-    opt.backward_step_clip_norm(&loss, cfg.clip_norm);
-    loss.double_value(&[])
+    opt.backward_step_clip_norm(&loss, cfg.clip_norm)?;
+    Ok(loss.double_value(&[]))
 }
 
 /// Trains a model into `out`; returns its final metrics. `schema`'s
@@ -508,8 +564,8 @@ pub fn train(
     std::fs::create_dir_all(out).map_err(|source| ParserError::Io { path: out.to_path_buf(), source })?;
     let meta = CheckpointMeta { train: cfg.clone(), model: model_cfg.clone(), vocab: vocab.tokens.clone() };
     // A resumed run goes on with the config it started with.
-    let resuming = resume && out.join("last.safetensors").is_file();
-    if resuming {
+    let resuming = if resume { resume_from(out) } else { Resume::Fresh };
+    if resuming != Resume::Fresh {
         let before = CheckpointMeta::read(out)?;
         if before.train != meta.train || before.model != meta.model {
             return Err(ParserError::Config(format!("{} was started with another training config (seed {}); resume it with that one", out.join("config.json").display(), before.train.seed)));
@@ -518,27 +574,47 @@ pub fn train(
     write_atomic(&out.join("config.json"), serde_json::to_string_pretty(&meta)?.as_bytes())?;
 
     let mut metrics = Metrics { best_dev_loss: f64::INFINITY, device: format!("{device:?}"), train_cases: data.train.len(), dev_cases: dev_data.len(), ..Default::default() };
-    let mut start_epoch = 0;
-    if resuming {
-        load_weights(&mut vs, &out.join("last.safetensors"))?;
-        freeze(&vs, cfg);
-        metrics = read_json(&out.join("metrics.json"))?;
-        start_epoch = metrics.epoch;
+    let mut saved = None;
+    match resuming {
+        Resume::Fresh => {}
+        Resume::Exact => {
+            let path = out.join(RESUME_STATE);
+            load_weights(&mut vs, &path)?;
+            let (named, m) = read_resume_state(&path)?;
+            (saved, metrics) = (Some(named), m);
+        }
+        Resume::WeightsOnly => {
+            load_weights(&mut vs, &out.join(LAST_WEIGHTS))?;
+            metrics = read_json(&out.join("metrics.json"))?;
+        }
     }
+    if resuming != Resume::Fresh {
+        freeze(&vs, cfg);
+    }
+    let start_epoch = metrics.epoch;
 
     let mut opt = optimizer(cfg, &vs)?;
+    if let Some(named) = &saved {
+        let find = |name: &str| named.get(name).map(|t| t.shallow_clone());
+        opt.restore(find)?;
+        optim::restore_generators(device, find)?;
+    }
     let total_steps = total_steps(cfg, &data);
     let started = Instant::now();
-    let mut stale = 0;
+    // Evaluations since the best, as the run had counted them; a run killed
+    // after it stopped early or ran out of time trains no further.
+    let mut stale = metrics.history.iter().filter(|h| h.epoch > metrics.best_epoch).count();
+    let stopped = resuming != Resume::Fresh && (stale >= cfg.patience.max(1) || cfg.max_seconds.is_some_and(|m| metrics.seconds >= m as f64));
+    let end_epoch = if stopped { start_epoch } else { cfg.epochs };
     let mut step = metrics.step;
-    for epoch in start_epoch..cfg.epochs {
+    for epoch in start_epoch..end_epoch {
         let mut epoch_loss = 0.0;
         let mut seen = 0;
         let epoch_start = Instant::now();
         let train_data = data.epoch_units(epoch);
         for chunk in &epoch_batches(cfg, train_data, epoch) {
             let batch: Vec<&Prepared> = chunk.iter().map(|&i| &train_data[i]).collect();
-            let l = train_step(cfg, &model, &mut opt, &batch, step, total_steps, device);
+            let l = train_step(cfg, &model, &mut opt, &batch, step, total_steps, device)?;
             epoch_loss += l * batch.len() as f64;
             step += 1;
             seen += batch.len();
@@ -588,9 +664,12 @@ pub fn train(
             }
             metrics.history.push(EpochScores { epoch: epoch + 1, seconds: metrics.seconds + started.elapsed().as_secs_f64(), eval_seconds, train_loss: metrics.train_loss, dev: scores });
         }
-        save_weights(&vs, &out.join("last.safetensors"))?;
         let mut snapshot = metrics.clone();
         snapshot.seconds += started.elapsed().as_secs_f64();
+        // The resume state first: a kill before it leaves the epoch before
+        // whole, one after it this one.
+        save_resume_state(&vs, &opt, device, &snapshot, &out.join(RESUME_STATE))?;
+        save_weights(&vs, &out.join(LAST_WEIGHTS))?;
         write_atomic(&out.join("metrics.json"), serde_json::to_string_pretty(&snapshot)?.as_bytes())?;
         if stale >= cfg.patience.max(1) {
             break;
@@ -606,6 +685,11 @@ pub fn train(
     write_atomic(&out.join("metrics.json"), serde_json::to_string_pretty(&metrics)?.as_bytes())?;
     // Marks a finished run (a killed one lacks it, and resumes).
     write_atomic(&out.join("complete"), b"")?;
+    // A finished run has nothing to resume; its state is thrice the weights.
+    let state = out.join(RESUME_STATE);
+    if state.is_file() {
+        std::fs::remove_file(&state).map_err(|source| ParserError::Io { path: state, source })?;
+    }
     Ok(metrics)
 }
 
