@@ -17,7 +17,8 @@ pub struct TrainArgs {
     /// Where checkpoints, config, vocabulary and metrics go.
     #[arg(long)]
     out: PathBuf,
-    /// Continue from the last checkpoint in --out.
+    /// Continue a killed run in --out from its last finished epoch, as the
+    /// run would have gone on; with nothing there to continue, start afresh.
     #[arg(long)]
     resume: bool,
     /// Train with this seed instead of the config's (it also draws the dev
