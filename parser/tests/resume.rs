@@ -58,9 +58,11 @@ fn adamw_steps_as_tchs_own_to_the_bit() {
     assert_eq!(mine.len(), theirs.len());
 }
 
-/// A run killed in the middle of an epoch and resumed ends with the
-/// weights, query checkpoint and metrics of the run never killed: AdamW's
-/// moments and the dropout generator come back with the weights.
+/// A run killed in the middle of its last epoch and resumed ends as the
+/// run never killed: the same weights, query checkpoint and metrics, and it
+/// stops early where that run did. AdamW's moments, the dropout generator
+/// and early stopping's count of evaluations since the best come back with
+/// the weights.
 #[test]
 fn a_run_killed_mid_epoch_resumes_to_the_unbroken_runs_weights() {
     let _turn = GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
@@ -68,14 +70,17 @@ fn a_run_killed_mid_epoch_resumes_to_the_unbroken_runs_weights() {
     examples.sort_by_key(|e| (e.target.len(), e.id.clone()));
     examples.truncate(24);
     let model = ModelConfig { dropout: 0.1, ..ModelConfig::tiny() };
-    let cfg = TrainConfig { preset: None, model: Some(model), epochs: 6, batch_size: 4, weight_decay: 0.01, warmup_steps: 5, dev_fraction: 0.2, eval_every: 1, ..tiny_config() };
+    let cfg = TrainConfig { preset: None, model: Some(model), epochs: 30, batch_size: 4, learning_rate: 1e-2, weight_decay: 0.01, warmup_steps: 5, dev_fraction: 0.2, eval_every: 1, patience: 2, ..tiny_config() };
     let root = std::env::temp_dir().join(format!("lexlog-killed-{}", std::process::id()));
     let (whole, killed) = (root.join("whole"), root.join("killed"));
     let run = |out: &std::path::Path, resume: bool, on_step: &mut dyn FnMut(&lexlog_parser::train::Progress)| train(&cfg, examples.clone(), &[], None, &minilm_dir().unwrap(), out, resume, Device::Cpu, on_step);
-    run(&whole, false, &mut |_| {}).unwrap();
-    // Killed in epoch 3 of 6 (5 steps an epoch), then resumed.
+    let unbroken = run(&whole, false, &mut |_| {}).unwrap();
+    // It stops early, at the second evaluation after its best; killed two
+    // steps before that end, the run has counted one.
+    let steps_an_epoch = unbroken.step / unbroken.epoch;
+    assert!(unbroken.epoch < cfg.epochs && unbroken.epoch == unbroken.best_epoch + 2 && steps_an_epoch > 2, "{unbroken:?}");
     let kill = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let _ = run(&killed, false, &mut |p| assert!(p.step != 13, "killed"));
+        let _ = run(&killed, false, &mut |p| assert!(p.step != unbroken.step - 2, "killed"));
     }));
     assert!(kill.is_err() && !killed.join("complete").exists());
     assert_eq!(lexlog_parser::train::resume_from(&killed), lexlog_parser::train::Resume::Exact);
