@@ -147,14 +147,17 @@ impl Drop for AdamW {
     }
 }
 
+/// The default generators that draw on `device`, by their saved name, with
+/// the shim's flag for CUDA: the CPU's, and CUDA's when training there.
+fn generators(device: Device) -> impl Iterator<Item = (&'static str, c_int)> {
+    [("generator.cpu", 0), ("generator.cuda", 1)].into_iter().filter(move |&(_, cuda)| cuda == 0 || device.is_cuda())
+}
+
 /// The default generators' states (the CPU's, and CUDA's when training
 /// there), named `generator.cpu` and `generator.cuda`.
 pub fn generator_state(device: Device) -> Result<Vec<(String, Tensor)>, ParserError> {
     let mut out = Vec::new();
-    for (name, cuda) in [("generator.cpu", 0), ("generator.cuda", 1)] {
-        if cuda == 1 && !device.is_cuda() {
-            continue;
-        }
+    for (name, cuda) in generators(device) {
         let mut state = std::ptr::null_mut();
         shim("reading the random generator's state", |err, len| unsafe { lexlog_generator_state(cuda, &mut state, err, len) })?;
         out.push((name.to_string(), unsafe { Tensor::from_ptr(state) }));
@@ -164,10 +167,7 @@ pub fn generator_state(device: Device) -> Result<Vec<(String, Tensor)>, ParserEr
 
 /// Restores what [`generator_state`] read, where `find` has it.
 pub fn restore_generators(device: Device, find: impl Fn(&str) -> Option<Tensor>) -> Result<(), ParserError> {
-    for (name, cuda) in [("generator.cpu", 0), ("generator.cuda", 1)] {
-        if cuda == 1 && !device.is_cuda() {
-            continue;
-        }
+    for (name, cuda) in generators(device) {
         if let Some(state) = find(name) {
             shim("restoring the random generator's state", |err, len| unsafe { lexlog_set_generator_state(cuda, state.as_ptr(), err, len) })?;
         }

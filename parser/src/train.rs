@@ -228,9 +228,7 @@ fn save_resume_state(vs: &nn::VarStore, opt: &AdamW, device: Device, metrics: &M
     named.extend(opt.state()?);
     named.extend(optim::generator_state(device)?);
     named.push((RESUME_METRICS.to_string(), Tensor::from_slice(&serde_json::to_vec(metrics)?)));
-    let tmp = path.with_file_name("resume.tmp.safetensors");
-    Tensor::write_safetensors(&named, &tmp)?;
-    std::fs::rename(&tmp, path).map_err(|source| ParserError::Io { path: path.to_path_buf(), source })
+    save_atomic(path, |tmp| Tensor::write_safetensors(&named, tmp))
 }
 
 const RESUME_METRICS: &str = "resume.metrics";
@@ -252,8 +250,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ParserError> {
 }
 
 fn save_weights(vs: &nn::VarStore, path: &Path) -> Result<(), ParserError> {
+    save_atomic(path, |tmp| vs.save(tmp))
+}
+
+/// Writes the safetensors file `path` atomically: `write` fills a
+/// temporary file beside it, which then replaces `path`.
+fn save_atomic(path: &Path, write: impl FnOnce(&Path) -> Result<(), tch::TchError>) -> Result<(), ParserError> {
     let tmp = path.with_file_name(format!("{}.tmp.safetensors", path.file_stem().and_then(|s| s.to_str()).unwrap_or("w")));
-    vs.save(&tmp)?;
+    write(&tmp)?;
     std::fs::rename(&tmp, path).map_err(|source| ParserError::Io { path: path.to_path_buf(), source })
 }
 
