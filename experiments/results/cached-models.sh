@@ -13,10 +13,10 @@ one() {
 }
 
 # `bash .ci/main`'s arrangement: FACTS, the refit's four seeds stating the
-# facts, and ASKERS, the main recipe's seed 17 and the refit's seeds 17
-# and 18 asking the question.
+# facts (seed 17 and $FACT_SEEDS, default 18 19 20), and ASKERS, the main
+# recipe's seed 17 and the refit's seeds 17 and 18 asking the question.
 main_job_models() {
   FACTS=(--model "$(one refit_since)")
-  for seed in 18 19 20; do FACTS+=(--ensemble "$(one refit_since-s$seed)"); done
+  for seed in ${FACT_SEEDS:-18 19 20}; do FACTS+=(--ensemble "$(one refit_since-s$seed)"); done
   ASKERS=(--query-model "$(one main)" --query-model "$(one refit_since)" --query-model "$(one refit_since-s18)")
 }
